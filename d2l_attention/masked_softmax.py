@@ -1,0 +1,125 @@
+"""Generated from notebooks/01_masked_softmax.ipynb by tools/export.py: do not edit."""
+
+import matplotlib.pyplot as plt
+import torch
+from torch import nn
+
+__all__ = [
+    "try_gpu",
+    "sequence_mask",
+    "check_valid_lens",
+    "masked_softmax",
+    "show_heatmaps",
+]
+
+
+def try_gpu(i=0):
+    """Return the i-th GPU if it exists, else the CPU.
+
+    Defined in notebook 01.
+    """
+    if torch.cuda.device_count() > i:
+        return torch.device(f"cuda:{i}")
+    return torch.device("cpu")
+
+
+def sequence_mask(X, valid_len, value=0):
+    """Return a copy of X with entries past valid_len on axis 1 set to value.
+
+    Defined in notebook 01.
+    """
+    maxlen = X.shape[1]
+    positions = torch.arange(maxlen, device=X.device)
+    valid_len = valid_len.to(X.device)
+    # (1, maxlen) < (batch_size, 1) broadcasts to (batch_size, maxlen)
+    mask = positions[None, :] < valid_len[:, None]
+    # one trailing axis of size 1 per feature axis of X, for broadcasting
+    mask = mask.reshape(mask.shape + (1,) * (X.dim() - 2))
+    return X.masked_fill(~mask, value)
+
+
+def check_valid_lens(X, valid_lens):
+    """Raise ValueError/TypeError unless valid_lens suits the scores X.
+
+    Defined in notebook 01.
+    """
+    if not torch.is_tensor(X) or X.dim() != 3:
+        shape = tuple(X.shape) if torch.is_tensor(X) else type(X).__name__
+        raise ValueError("X must be a 3-D tensor (batch_size, no. of "
+                         f"queries, no. of keys), got {shape}")
+    if not X.is_floating_point():
+        raise TypeError(f"X must hold floating-point scores, got {X.dtype}")
+    if valid_lens is None:
+        return
+    if not torch.is_tensor(valid_lens):
+        raise TypeError("valid_lens must be a tensor or None, got "
+                        f"{type(valid_lens).__name__}")
+    batch_size, num_queries = X.shape[:2]
+    if tuple(valid_lens.shape) not in [(batch_size,),
+                                       (batch_size, num_queries)]:
+        raise ValueError(
+            f"valid_lens must have shape ({batch_size},) or ({batch_size}, "
+            f"{num_queries}) for X of shape {tuple(X.shape)}, got "
+            f"{tuple(valid_lens.shape)}")
+    if valid_lens.dtype == torch.bool or valid_lens.is_complex():
+        raise TypeError(f"valid_lens must be integers, got {valid_lens.dtype}")
+    if valid_lens.is_floating_point() and not torch.equal(
+            valid_lens, valid_lens.round()):
+        raise ValueError("valid_lens must hold whole numbers, got "
+                         f"{valid_lens.tolist()}")
+    if (valid_lens < 0).any():
+        raise ValueError(f"valid_lens must be >= 0, got {valid_lens.tolist()}")
+
+
+def masked_softmax(X, valid_lens):
+    """Return the softmax of X over its last axis, masking past valid_lens.
+
+    Defined in notebook 01.
+    """
+    check_valid_lens(X, valid_lens)
+    if valid_lens is None:
+        return nn.functional.softmax(X, dim=-1)
+    shape = X.shape  # (batch_size, no. of queries, no. of keys)
+    if valid_lens.dim() == 1:
+        # one length per example -> one per query row: (batch_size * queries,)
+        valid_lens = torch.repeat_interleave(valid_lens, shape[1])
+    else:
+        valid_lens = valid_lens.reshape(-1)  # (batch_size * queries,)
+    # most negative finite value of X's dtype: exp() of it is exactly 0 and,
+    # unlike -1e6, it exists in float16 and bfloat16
+    lowest = torch.finfo(X.dtype).min
+    # (batch_size * no. of queries, no. of keys)
+    scores = sequence_mask(X.reshape(-1, shape[-1]), valid_lens, lowest)
+    weights = nn.functional.softmax(scores, dim=-1)
+    # a row with no valid key would come out uniform: make it all zeros
+    has_keys = (valid_lens > 0).to(X.device)[:, None]  # (rows, 1)
+    return (weights * has_keys).reshape(shape)
+
+
+def show_heatmaps(matrices, xlabel, ylabel, titles=None, figsize=(2.5, 2.5),
+                  cmap="Reds"):
+    """Return a figure with one heatmap per matrix of a 4-D tensor.
+
+    matrices has shape (no. of rows, no. of columns, no. of queries,
+    no. of keys). Defined in notebook 01.
+    """
+    matrices = torch.as_tensor(matrices).detach().float().cpu()
+    if matrices.dim() != 4:
+        raise ValueError("matrices must be 4-D (rows, columns, queries, "
+                         f"keys), got shape {tuple(matrices.shape)}")
+    num_rows, num_cols = matrices.shape[:2]
+    fig, axes = plt.subplots(num_rows, num_cols, figsize=figsize,
+                             sharex=True, sharey=True, squeeze=False)
+    for i in range(num_rows):
+        for j in range(num_cols):
+            ax = axes[i, j]
+            image = ax.imshow(matrices[i, j].numpy(), cmap=cmap,
+                              vmin=0, vmax=max(matrices.max().item(), 1e-9))
+            if i == num_rows - 1:
+                ax.set_xlabel(xlabel)
+            if j == 0:
+                ax.set_ylabel(ylabel)
+            if titles:
+                ax.set_title(titles[j])
+    fig.colorbar(image, ax=axes, shrink=0.6)
+    return fig

@@ -1,0 +1,30 @@
+"""The helper package is exactly what the exporter writes from the notebooks."""
+
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def test_package_matches_notebooks():
+    result = subprocess.run(
+        [sys.executable, str(ROOT / "tools" / "export.py"), "--check"],
+        capture_output=True, text=True)
+    assert result.returncode == 0, result.stderr
+
+
+def test_every_module_has_do_not_edit_header_and_all():
+    modules = sorted((ROOT / "d2l_attention").glob("*.py"))
+    assert len(modules) >= 2
+    for path in modules:
+        text = path.read_text(encoding="utf-8")
+        assert "do not edit" in text.splitlines()[0], path
+        assert "__all__" in text, path
+
+
+def test_package_reexports_public_names():
+    import d2l_attention
+
+    for name in d2l_attention.__all__:
+        assert callable(getattr(d2l_attention, name)), name
