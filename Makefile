@@ -32,7 +32,7 @@ test: setup data
 	$(BIN)/python -m pytest --nbval-lax --nbval-current-env \
 	    --nbval-cell-timeout=900 $(NOTEBOOKS) tests
 
-execute: setup data
+execute: lib data
 	for nb in $(NOTEBOOKS); do \
 	    $(BIN)/jupyter nbconvert --to notebook --execute --inplace \
 	        --ExecutePreprocessor.timeout=1200 "$$nb" || exit 1; \

@@ -1,8 +1,8 @@
-"""Generated from notebooks/02_additive_attention.ipynb by tools/export.py: do not edit."""
+# generated from notebooks/02_additive_attention.ipynb, do not edit
 
 import torch
 from torch import nn
-from d2l_attention import masked_softmax
+from .masked_softmax import masked_softmax
 
 __all__ = [
     "check_attention_inputs",
@@ -12,11 +12,11 @@ __all__ = [
 
 def check_attention_inputs(queries, keys, values, query_size=None,
                            key_size=None):
-    """Raise ValueError unless queries, keys and values fit together.
+    """Raise ValueError/TypeError unless queries, keys, values fit together.
 
-    Each must be 3-D, (batch_size, no. of items, features); the batch sizes
-    must agree, keys and values must pair up, and the feature sizes must be
-    the expected ones where given. Defined in notebook 02.
+    Each must be 3-D, (batch_size, no. of items, features); batch sizes
+    agree, keys and values pair up, and feature sizes are the expected
+    ones where given. Defined in notebook 02.
     """
     named = {"queries": queries, "keys": keys, "values": values}
     for name, tensor in named.items():

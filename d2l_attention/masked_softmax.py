@@ -1,7 +1,8 @@
-"""Generated from notebooks/01_masked_softmax.ipynb by tools/export.py: do not edit."""
+# generated from notebooks/01_masked_softmax.ipynb, do not edit
 
 import matplotlib.pyplot as plt
 import torch
+from matplotlib.ticker import MaxNLocator
 from torch import nn
 
 __all__ = [
@@ -115,6 +116,8 @@ def show_heatmaps(matrices, xlabel, ylabel, titles=None, figsize=(2.5, 2.5),
             ax = axes[i, j]
             image = ax.imshow(matrices[i, j].numpy(), cmap=cmap,
                               vmin=0, vmax=max(matrices.max().item(), 1e-9))
+            ax.xaxis.set_major_locator(MaxNLocator(integer=True))
+            ax.yaxis.set_major_locator(MaxNLocator(integer=True))
             if i == num_rows - 1:
                 ax.set_xlabel(xlabel)
             if j == 0:

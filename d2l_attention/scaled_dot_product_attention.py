@@ -1,9 +1,10 @@
-"""Generated from notebooks/03_scaled_dot_product_attention.ipynb by tools/export.py: do not edit."""
+# generated from notebooks/03_scaled_dot_product_attention.ipynb, do not edit
 
 import math
 import torch
 from torch import nn
-from d2l_attention import check_attention_inputs, masked_softmax
+from .additive_attention import check_attention_inputs
+from .masked_softmax import masked_softmax
 
 __all__ = [
     "DotProductAttention",

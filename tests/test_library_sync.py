@@ -1,4 +1,4 @@
-"""The helper package is exactly what the exporter writes from the notebooks."""
+"""The helper package is what the exporter writes from the notebooks."""
 
 import subprocess
 import sys
