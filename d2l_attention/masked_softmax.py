@@ -80,21 +80,18 @@ def masked_softmax(X, valid_lens):
     check_valid_lens(X, valid_lens)
     if valid_lens is None:
         return nn.functional.softmax(X, dim=-1)
-    shape = X.shape  # (batch_size, no. of queries, no. of keys)
     if valid_lens.dim() == 1:
-        # one length per example -> one per query row: (batch_size * queries,)
-        valid_lens = torch.repeat_interleave(valid_lens, shape[1])
-    else:
-        valid_lens = valid_lens.reshape(-1)  # (batch_size * queries,)
+        valid_lens = valid_lens[:, None]  # (batch_size, 1): every query
+    positions = torch.arange(X.shape[-1], device=X.device)  # (no. of keys,)
+    # (keys,) >= (batch_size, 1 or queries, 1)
+    # -> (batch_size, 1 or no. of queries, no. of keys), True = padding
+    padding = positions >= valid_lens.to(X.device)[..., None]
     # most negative finite value of X's dtype: exp() of it is exactly 0 and,
     # unlike -1e6, it exists in float16 and bfloat16
     lowest = torch.finfo(X.dtype).min
-    # (batch_size * no. of queries, no. of keys)
-    scores = sequence_mask(X.reshape(-1, shape[-1]), valid_lens, lowest)
-    weights = nn.functional.softmax(scores, dim=-1)
+    weights = nn.functional.softmax(X.masked_fill(padding, lowest), dim=-1)
     # a row with no valid key would come out uniform: make it all zeros
-    has_keys = (valid_lens > 0).to(X.device)[:, None]  # (rows, 1)
-    return (weights * has_keys).reshape(shape)
+    return weights.masked_fill(padding, 0)
 
 
 def show_heatmaps(matrices, xlabel, ylabel, titles=None, figsize=(2.5, 2.5),

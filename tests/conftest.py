@@ -1,29 +1,16 @@
 """Shared fixtures: the d2l 0.17.6 reference implementation."""
 
-import importlib
 import sys
-import types
+from pathlib import Path
 
 import pytest
 
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tools"))
 
-def _import_d2l_torch():
-    """Import d2l's PyTorch module, the tests' reference implementation."""
-    try:
-        import torchvision  # noqa: F401
-    except Exception:
-        # d2l.torch imports torchvision at import time for its image data
-        # sets, which these tests never use. With no torchvision that can
-        # load against this torch (there is no CPU build of it), an empty
-        # stand-in module serves that import only.
-        stand_in = types.ModuleType("torchvision")
-        stand_in.transforms = types.ModuleType("torchvision.transforms")
-        sys.modules["torchvision"] = stand_in
-        sys.modules["torchvision.transforms"] = stand_in.transforms
-    return importlib.import_module("d2l.torch")
+from d2l_reference import import_d2l  # noqa: E402
 
 
 @pytest.fixture(scope="session")
 def d2l():
     """The d2l 0.17.6 `torch` module, for cross-checks."""
-    return _import_d2l_torch()
+    return import_d2l()
