@@ -43,7 +43,6 @@ lib: setup
 
 lint: setup
 	$(BIN)/ruff check $(CODE) notebooks
-	$(BIN)/ruff format --check $(CODE)
 
 bench: setup data
 	$(BIN)/python bench/run.py

@@ -55,19 +55,18 @@ def check_valid_lens(X, valid_lens):
     if not torch.is_tensor(valid_lens):
         raise TypeError("valid_lens must be a tensor or None, got "
                         f"{type(valid_lens).__name__}")
-    batch_size, num_queries = X.shape[:2]
-    if tuple(valid_lens.shape) not in [(batch_size,),
-                                       (batch_size, num_queries)]:
+    # one length per example, or one per query row
+    if valid_lens.shape != X.shape[:1] and valid_lens.shape != X.shape[:2]:
         raise ValueError(
-            f"valid_lens must have shape ({batch_size},) or ({batch_size}, "
-            f"{num_queries}) for X of shape {tuple(X.shape)}, got "
+            f"valid_lens must have shape ({X.shape[0]},) or ({X.shape[0]}, "
+            f"{X.shape[1]}) for X of shape {tuple(X.shape)}, got "
             f"{tuple(valid_lens.shape)}")
-    if valid_lens.dtype == torch.bool or valid_lens.is_complex():
+    if valid_lens.is_floating_point():
+        if not torch.equal(valid_lens, valid_lens.round()):
+            raise ValueError("valid_lens must hold whole numbers, got "
+                             f"{valid_lens.tolist()}")
+    elif valid_lens.dtype == torch.bool or valid_lens.is_complex():
         raise TypeError(f"valid_lens must be integers, got {valid_lens.dtype}")
-    if valid_lens.is_floating_point() and not torch.equal(
-            valid_lens, valid_lens.round()):
-        raise ValueError("valid_lens must hold whole numbers, got "
-                         f"{valid_lens.tolist()}")
     if (valid_lens < 0).any():
         raise ValueError(f"valid_lens must be >= 0, got {valid_lens.tolist()}")
 
@@ -89,9 +88,12 @@ def masked_softmax(X, valid_lens):
     # most negative finite value of X's dtype: exp() of it is exactly 0 and,
     # unlike -1e6, it exists in float16 and bfloat16
     lowest = torch.finfo(X.dtype).min
-    weights = nn.functional.softmax(X.masked_fill(padding, lowest), dim=-1)
-    # a row with no valid key would come out uniform: make it all zeros
-    return weights.masked_fill(padding, 0)
+    # a new tensor: lowest where padding, X elsewhere
+    weights = nn.functional.softmax(torch.where(padding, lowest, X), dim=-1)
+    if not valid_lens.all():
+        # a row with no valid key came out uniform: make it all zeros
+        weights = torch.where(padding, 0.0, weights)
+    return weights
 
 
 def show_heatmaps(matrices, xlabel, ylabel, titles=None, figsize=(2.5, 2.5),
