@@ -15,6 +15,13 @@ from .additive_attention import (
 from .scaled_dot_product_attention import (
     DotProductAttention,
 )
+from .multihead_attention import (
+    transpose_qkv,
+    transpose_output,
+    check_multihead_inputs,
+    MultiHeadAttention,
+    fused_attention,
+)
 
 __all__ = [
     "try_gpu",
@@ -25,4 +32,9 @@ __all__ = [
     "check_attention_inputs",
     "AdditiveAttention",
     "DotProductAttention",
+    "transpose_qkv",
+    "transpose_output",
+    "check_multihead_inputs",
+    "MultiHeadAttention",
+    "fused_attention",
 ]

@@ -1,0 +1,355 @@
+"""Notebook 04: multi-head attention, against d2l 0.17.6 and PyTorch."""
+
+import pytest
+import torch
+from torch import nn
+
+from d2l_attention import (
+    MultiHeadAttention,
+    fused_attention,
+    transpose_output,
+    transpose_qkv,
+)
+
+DEVICES = ["cpu"] + (["cuda"] if torch.cuda.is_available() else [])
+TOLERANCE = {torch.float32: 1e-5, torch.float64: 1e-10}
+
+# (batch, queries, key-value pairs, query_size, key_size, value_size,
+#  num_hiddens, num_heads)
+SHAPES = [
+    (2, 4, 6, 100, 100, 100, 100, 5),
+    (1, 1, 1, 8, 8, 8, 8, 1),
+    (3, 5, 7, 12, 12, 12, 12, 4),
+    (4, 3, 9, 16, 10, 6, 16, 8),
+    (2, 6, 2, 24, 24, 24, 24, 24),
+]
+VALID_LENS = ["none", "1d", "2d"]
+
+
+def make_inputs(shape, dtype, device, seed=0):
+    """Return queries, keys, values for one entry of SHAPES."""
+    batch, n_q, n_k, q_size, k_size, v_size = shape[:6]
+    gen = torch.Generator().manual_seed(seed)
+    queries = torch.randn(batch, n_q, q_size, generator=gen, dtype=dtype)
+    keys = torch.randn(batch, n_k, k_size, generator=gen, dtype=dtype)
+    values = torch.randn(batch, n_k, v_size, generator=gen, dtype=dtype)
+    return queries.to(device), keys.to(device), values.to(device)
+
+
+def make_valid_lens(kind, batch, n_q, n_k, device, low=1, seed=0):
+    """Return None, (batch,) or (batch, n_q) lengths in [low, n_k]."""
+    gen = torch.Generator().manual_seed(seed)
+    if kind == "none":
+        return None
+    size = (batch,) if kind == "1d" else (batch, n_q)
+    return torch.randint(low, n_k + 1, size, generator=gen).to(device)
+
+
+def make_layer(shape, dtype, device, bias, keep_weights=True):
+    """Return our layer for one entry of SHAPES, in eval mode."""
+    q_size, k_size, v_size, num_hiddens, num_heads = shape[3:]
+    torch.manual_seed(0)
+    layer = MultiHeadAttention(
+        k_size,
+        q_size,
+        v_size,
+        num_hiddens,
+        num_heads,
+        0.0,
+        bias=bias,
+        keep_weights=keep_weights,
+    )
+    return layer.to(device=device, dtype=dtype).eval()
+
+
+def to_torch_multihead(ours):
+    """Return an nn.MultiheadAttention holding the weights of ours."""
+    query_size, key_size, value_size = ours.sizes
+    weight = ours.W_q.weight
+    theirs = nn.MultiheadAttention(
+        query_size,
+        ours.num_heads,
+        bias=ours.W_q.bias is not None,
+        kdim=key_size,
+        vdim=value_size,
+        batch_first=True,
+        device=weight.device,
+        dtype=weight.dtype,
+    )
+    projections = [ours.W_q, ours.W_k, ours.W_v]
+    with torch.no_grad():
+        if theirs.in_proj_weight is not None:
+            theirs.in_proj_weight.copy_(
+                torch.cat([p.weight for p in projections])
+            )
+        else:
+            theirs.q_proj_weight.copy_(ours.W_q.weight)
+            theirs.k_proj_weight.copy_(ours.W_k.weight)
+            theirs.v_proj_weight.copy_(ours.W_v.weight)
+        theirs.out_proj.weight.copy_(ours.W_o.weight)
+        if theirs.in_proj_bias is not None:
+            theirs.in_proj_bias.copy_(torch.cat([p.bias for p in projections]))
+            theirs.out_proj.bias.copy_(ours.W_o.bias)
+    return theirs.eval()
+
+
+def torch_masks(valid_lens, num_heads, n_q, n_k):
+    """Return (key_padding_mask, attn_mask) for nn.MultiheadAttention."""
+    if valid_lens is None:
+        return None, None
+    positions = torch.arange(n_k, device=valid_lens.device)
+    if valid_lens.dim() == 1:
+        # (1, n_k) >= (batch, 1) -> (batch, n_k), True = ignore
+        return positions[None, :] >= valid_lens[:, None], None
+    # (batch * heads, n_q) -> (batch * heads, n_q, 1) vs (n_k,)
+    per_row = torch.repeat_interleave(valid_lens, num_heads, dim=0)
+    return None, positions >= per_row[:, :, None]
+
+
+# ---- transpose_qkv / transpose_output --------------------------------------
+
+
+@pytest.mark.parametrize("num_heads", [1, 2, 3, 6])
+def test_transpose_output_undoes_transpose_qkv(num_heads):
+    X = torch.randn(4, 5, 12)
+    split = transpose_qkv(X, num_heads)
+    assert split.shape == (4 * num_heads, 5, 12 // num_heads)
+    assert torch.equal(transpose_output(split, num_heads), X)
+
+
+def test_transpose_qkv_row_order_is_example_then_head():
+    X = torch.randn(3, 4, 6)
+    split = transpose_qkv(X, 2)
+    for row in range(6):
+        example, head = divmod(row, 2)
+        assert torch.equal(split[row], X[example, :, 3 * head : 3 * head + 3])
+
+
+def test_transpose_matches_d2l(d2l):
+    X = torch.randn(2, 3, 8)
+    assert torch.equal(transpose_qkv(X, 4), d2l.transpose_qkv(X, 4))
+    Y = torch.randn(8, 3, 2)
+    assert torch.equal(transpose_output(Y, 4), d2l.transpose_output(Y, 4))
+
+
+# ---- cross-check against d2l 0.17.6 ----------------------------------------
+
+
+@pytest.mark.parametrize("shape", SHAPES)
+@pytest.mark.parametrize("kind", VALID_LENS)
+@pytest.mark.parametrize("dtype", [torch.float32, torch.float64])
+@pytest.mark.parametrize("bias", [False, True])
+def test_matches_d2l(d2l, shape, kind, dtype, bias):
+    ours = make_layer(shape, dtype, "cpu", bias)
+    q_size, k_size, v_size, num_hiddens, num_heads = shape[3:]
+    theirs = d2l.MultiHeadAttention(
+        k_size, q_size, v_size, num_hiddens, num_heads, 0.0, bias=bias
+    )
+    # d2l names its projections W_q, W_k, W_v, W_o too
+    theirs.load_state_dict(ours.state_dict())
+    theirs = theirs.to(dtype).eval()
+    queries, keys, values = make_inputs(shape, dtype, "cpu")
+    lens = make_valid_lens(kind, shape[0], shape[1], shape[2], "cpu")
+    expected = theirs(queries, keys, values, lens)
+    got = ours(queries, keys, values, lens)
+    tol = TOLERANCE[dtype]
+    assert got.dtype == dtype and got.shape == expected.shape
+    assert torch.allclose(got, expected, atol=tol, rtol=tol)
+    assert torch.allclose(
+        ours.attention.attention_weights,
+        theirs.attention.attention_weights,
+        atol=tol,
+    )
+
+
+# ---- cross-check against torch.nn.MultiheadAttention -----------------------
+
+
+@pytest.mark.parametrize("device", DEVICES)
+@pytest.mark.parametrize("shape", [s for s in SHAPES if s[3] == s[6]])
+@pytest.mark.parametrize("kind", VALID_LENS)
+@pytest.mark.parametrize("dtype", [torch.float32, torch.float64])
+@pytest.mark.parametrize("bias", [False, True])
+def test_matches_torch_multihead(device, shape, kind, dtype, bias):
+    ours = make_layer(shape, dtype, device, bias)
+    theirs = to_torch_multihead(ours)
+    queries, keys, values = make_inputs(shape, dtype, device)
+    batch, n_q, n_k, num_heads = shape[0], shape[1], shape[2], shape[7]
+    lens = make_valid_lens(kind, batch, n_q, n_k, device)
+    padding, attn_mask = torch_masks(lens, num_heads, n_q, n_k)
+    with torch.no_grad():
+        expected, avg = theirs(
+            queries,
+            keys,
+            values,
+            key_padding_mask=padding,
+            attn_mask=attn_mask,
+        )
+        _, per_head = theirs(
+            queries,
+            keys,
+            values,
+            key_padding_mask=padding,
+            attn_mask=attn_mask,
+            average_attn_weights=False,
+        )
+        got = ours(queries, keys, values, lens)
+    tol = TOLERANCE[dtype]
+    assert torch.allclose(got, expected, atol=tol, rtol=tol)
+    weights = ours.attention_weights  # (batch, heads, queries, keys)
+    assert torch.allclose(weights, per_head, atol=tol)
+    assert torch.allclose(weights.mean(dim=1), avg, atol=tol)
+
+
+def test_valid_length_zero_gives_zero_weights_where_torch_gives_nan():
+    shape = SHAPES[0]
+    ours = make_layer(shape, torch.float32, "cpu", bias=True)
+    theirs = to_torch_multihead(ours)
+    queries, keys, values = make_inputs(shape, torch.float32, "cpu")
+    lens = torch.tensor([0, 4])
+    padding, _ = torch_masks(lens, shape[7], shape[1], shape[2])
+    with torch.no_grad():
+        expected, _ = theirs(queries, keys, values, key_padding_mask=padding)
+        got = ours(queries, keys, values, lens)
+    assert torch.isnan(expected[0]).all()
+    assert (ours.attention_weights[0] == 0).all()
+    # no value reaches W_o, so the output is W_o's bias
+    assert torch.allclose(got[0], ours.W_o.bias.expand(shape[1], -1))
+    assert torch.allclose(got[1], expected[1], atol=1e-5)
+
+
+# ---- the fused path (keep_weights=False) -----------------------------------
+
+
+@pytest.mark.parametrize("device", DEVICES)
+@pytest.mark.parametrize("shape", SHAPES)
+@pytest.mark.parametrize("kind", VALID_LENS)
+@pytest.mark.parametrize("dtype", [torch.float32, torch.float64])
+def test_fused_path_matches_kept_weights(device, shape, kind, dtype):
+    kept = make_layer(shape, dtype, device, bias=True)
+    fused = make_layer(shape, dtype, device, bias=True, keep_weights=False)
+    queries, keys, values = make_inputs(shape, dtype, device)
+    # low=0: rows without a valid key are included here
+    lens = make_valid_lens(kind, shape[0], shape[1], shape[2], device, low=0)
+    with torch.no_grad():
+        expected = kept(queries, keys, values, lens)
+        got = fused(queries, keys, values, lens)
+    tol = TOLERANCE[dtype]
+    assert torch.allclose(got, expected, atol=tol, rtol=tol)
+    assert fused.attention_weights is None
+
+
+def test_fused_attention_gives_zeros_without_valid_key():
+    queries, keys, values = (torch.randn(2, 3, 4) for _ in range(3))
+    out = fused_attention(
+        queries, keys, values, torch.tensor([[0, 1, 3], [2, 0, 0]])
+    )
+    assert (out[0, 0] == 0).all() and (out[1, 1:] == 0).all()
+    assert (out[0, 1:] != 0).any()
+
+
+def test_fused_path_switches_off_weights_after_kept_call():
+    shape = SHAPES[0]
+    layer = make_layer(shape, torch.float32, "cpu", bias=False)
+    queries, keys, values = make_inputs(shape, torch.float32, "cpu")
+    layer(queries, keys, values)
+    assert layer.attention_weights.shape == (2, 5, 4, 6)
+    layer.keep_weights = False
+    layer(queries, keys, values)
+    assert layer.attention_weights is None
+
+
+# ---- API contract ----------------------------------------------------------
+
+
+def test_attention_weights_views_agree():
+    shape = SHAPES[3]
+    layer = make_layer(shape, torch.float32, "cpu", bias=False)
+    queries, keys, values = make_inputs(shape, torch.float32, "cpu")
+    layer(queries, keys, values, torch.tensor([1, 5, 9, 3]))
+    flat = layer.attention.attention_weights
+    assert flat.shape == (4 * 8, 3, 9)
+    assert torch.equal(layer.attention_weights.reshape(flat.shape), flat)
+    assert (layer.attention_weights[0, :, :, 1:] == 0).all()
+
+
+@pytest.mark.parametrize("keep_weights", [True, False])
+def test_gradients_reach_every_projection(keep_weights):
+    shape = SHAPES[2]
+    layer = make_layer(shape, torch.float64, "cpu", True, keep_weights)
+    layer.train()
+    queries, keys, values = make_inputs(shape, torch.float64, "cpu")
+    layer(queries, keys, values, torch.tensor([2, 7, 5])).sum().backward()
+    for name in ["W_q", "W_k", "W_v", "W_o"]:
+        assert getattr(layer, name).weight.grad.abs().sum() > 0, name
+
+
+@pytest.mark.parametrize("keep_weights", [True, False])
+@pytest.mark.parametrize("kind", ["1d", "2d"])
+def test_inputs_are_not_modified(keep_weights, kind):
+    shape = SHAPES[0]
+    layer = make_layer(shape, torch.float32, "cpu", True, keep_weights)
+    inputs = make_inputs(shape, torch.float32, "cpu")
+    lens = make_valid_lens(kind, shape[0], shape[1], shape[2], "cpu")
+    copies = [t.clone() for t in inputs] + [lens.clone()]
+    layer(*inputs, lens)
+    for before, after in zip(copies, [*inputs, lens], strict=True):
+        assert torch.equal(before, after)
+
+
+# ---- bad input -------------------------------------------------------------
+
+
+@pytest.mark.parametrize("num_hiddens, num_heads", [(100, 3), (10, 4), (8, 0)])
+def test_heads_must_divide_num_hiddens(num_hiddens, num_heads):
+    with pytest.raises(ValueError) as info:
+        MultiHeadAttention(8, 8, 8, num_hiddens, num_heads, 0.0)
+    assert str(num_hiddens) in str(info.value)
+    assert str(num_heads) in str(info.value)
+
+
+@pytest.mark.parametrize(
+    "change, message",
+    [
+        (lambda q, k, v: (q[..., :3], k, v), "queries must have 10"),
+        (lambda q, k, v: (q, k[..., :3], v), "keys must have 12"),
+        (lambda q, k, v: (q, k, v[..., :3]), "values must have 14"),
+        (lambda q, k, v: (q, k, v[:, :4]), "pair up"),
+        (lambda q, k, v: (q[:1], k, v), "batch sizes disagree"),
+        (lambda q, k, v: (q[0], k, v), "must be 3-D"),
+    ],
+)
+def test_mismatched_inputs_fail_clearly(change, message):
+    layer = MultiHeadAttention(12, 10, 14, 20, 4, 0.0)
+    queries = torch.randn(2, 3, 10)
+    keys, values = torch.randn(2, 5, 12), torch.randn(2, 5, 14)
+    with pytest.raises(ValueError, match=message):
+        layer(*change(queries, keys, values))
+
+
+@pytest.mark.parametrize(
+    "lens, error",
+    [
+        (torch.tensor([1, 2, 3]), ValueError),  # 3 lengths for 2 examples
+        (torch.tensor([[1, 2], [3, 4]]), ValueError),  # 2 queries, not 3
+        (torch.tensor([-1, 2]), ValueError),
+        (torch.tensor([1.5, 2.0]), ValueError),
+        (torch.tensor([True, False]), TypeError),
+        ([1, 2], TypeError),
+    ],
+)
+@pytest.mark.parametrize("keep_weights", [True, False])
+def test_bad_valid_lens_fail_clearly(lens, error, keep_weights):
+    layer = MultiHeadAttention(
+        12, 10, 14, 20, 4, 0.0, keep_weights=keep_weights
+    )
+    queries = torch.randn(2, 3, 10)
+    keys, values = torch.randn(2, 5, 12), torch.randn(2, 5, 14)
+    with pytest.raises(error, match="valid_lens"):
+        layer(queries, keys, values, lens)
+
+
+def test_non_tensor_input_is_a_type_error():
+    layer = MultiHeadAttention(4, 4, 4, 4, 2, 0.0)
+    with pytest.raises(TypeError, match="keys must be a tensor"):
+        layer(torch.randn(1, 2, 4), [[0.0] * 4], torch.randn(1, 1, 4))
