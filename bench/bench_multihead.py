@@ -11,16 +11,19 @@ its weights. Ratios are ours / reference: below 1 means ours is faster.
     .venv/bin/python bench/bench_multihead.py
 """
 
-import importlib
 import statistics
 import sys
 import time
-import types
+from pathlib import Path
 
 import torch
 from torch import nn
 
 from d2l_attention import MultiHeadAttention, try_gpu
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tools"))
+
+from d2l_reference import import_d2l  # noqa: E402
 
 # (batch_size, sequence length, num_hiddens, num_heads)
 SIZES = [
@@ -31,19 +34,6 @@ SIZES = [
 ]
 REPEATS = 15  # rounds of timings; the median is reported
 MIN_SECONDS = 0.02  # each timing loops the call for at least this long
-
-
-def import_d2l_torch():
-    """Return d2l 0.17's torch module, with a stand-in for torchvision."""
-    try:
-        import torchvision  # noqa: F401
-    except Exception:
-        # d2l.torch imports torchvision for its image data sets only
-        stand_in = types.ModuleType("torchvision")
-        stand_in.transforms = types.ModuleType("torchvision.transforms")
-        sys.modules["torchvision"] = stand_in
-        sys.modules["torchvision.transforms"] = stand_in.transforms
-    return importlib.import_module("d2l.torch")
 
 
 def median_seconds(calls, device):
@@ -127,7 +117,7 @@ def bench_size(d2l, size, device):
 
 
 def main():
-    d2l = import_d2l_torch()
+    d2l = import_d2l()
     device = try_gpu()
     torch.manual_seed(0)
     print(
