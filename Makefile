@@ -28,9 +28,8 @@ lab: setup data
 	$(BIN)/jupyter lab --notebook-dir=notebooks
 
 test: setup data
-	$(BIN)/python tools/export.py --check
 	$(BIN)/python -m pytest --nbval-lax --nbval-current-env \
-	    --nbval-cell-timeout=900 $(NOTEBOOKS) tests
+	    --nbval-cell-timeout=900 --durations=10 $(NOTEBOOKS) tests
 
 execute: lib data
 	for nb in $(NOTEBOOKS); do \
