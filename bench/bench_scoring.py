@@ -13,9 +13,8 @@ from torch.utils.benchmark import Timer
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tools"))
 
-from d2l_reference import import_d2l  # noqa: E402
-
 from d2l_attention import DotProductAttention, masked_softmax  # noqa: E402
+from d2l_reference import import_d2l  # noqa: E402
 
 SIZES = [  # batch, queries, keys, d
     (8, 10, 10, 32), (64, 10, 10, 32), (32, 64, 64, 64), (16, 256, 256, 64)]
