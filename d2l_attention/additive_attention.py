@@ -65,6 +65,9 @@ class AdditiveAttention(nn.Module):
         # (batch_size, no. of queries, no. of key-value pairs)
         scores = self.w_v(features).squeeze(-1)
         self.attention_weights = masked_softmax(scores, valid_lens)
+        weights = self.attention_weights
+        if self.training:  # dropout is the identity in eval mode: skip it
+            weights = self.dropout(weights)
         # (batch_size, queries, pairs) @ (batch_size, pairs, value size)
         # -> (batch_size, no. of queries, value size)
-        return torch.bmm(self.dropout(self.attention_weights), values)
+        return torch.bmm(weights, values)

@@ -29,6 +29,9 @@ class DotProductAttention(nn.Module):
         # -> (batch_size, no. of queries, no. of key-value pairs)
         scores = torch.bmm(queries, keys.transpose(1, 2)) / math.sqrt(d)
         self.attention_weights = masked_softmax(scores, valid_lens)
+        weights = self.attention_weights
+        if self.training:  # dropout is the identity in eval mode: skip it
+            weights = self.dropout(weights)
         # (batch_size, queries, pairs) @ (batch_size, pairs, value size)
         # -> (batch_size, no. of queries, value size)
-        return torch.bmm(self.dropout(self.attention_weights), values)
+        return torch.bmm(weights, values)
