@@ -4,6 +4,7 @@ Prints median times and the ratio ours / reference, measured in the same
 run (a ratio below 1 means ours is faster).
 """
 
+import statistics
 import sys
 from pathlib import Path
 
@@ -20,10 +21,13 @@ SIZES = [  # batch, queries, keys, d
     (8, 10, 10, 32), (64, 10, 10, 32), (32, 64, 64, 64), (16, 256, 256, 64)]
 
 
-def median_us(fn):
-    """Median run time of fn() in microseconds."""
+ROUNDS = 7  # interleaved rounds per size; each figure is their median
+
+
+def time_us(fn):
+    """Median run time of fn() in microseconds, over about 0.1 s."""
     timer = Timer(stmt="fn()", globals={"fn": fn})
-    return timer.blocked_autorange(min_run_time=0.3).median * 1e6
+    return timer.blocked_autorange(min_run_time=0.1).median * 1e6
 
 
 def bench_size(d2l, batch, n, m, d):
@@ -37,22 +41,27 @@ def bench_size(d2l, batch, n, m, d):
     mask = torch.arange(m) < lens[:, None, None]  # (batch, 1, m)
     ours, ref = DotProductAttention(0.0).eval(), d2l.DotProductAttention(0.0)
     ref.eval()
+    calls = [
+        lambda: masked_softmax(X, lens),
+        # d2l writes into its input: it gets a fresh copy each call, and
+        # the copy's own time (measured next) is subtracted
+        lambda: d2l.masked_softmax(X.clone(), lens),
+        lambda: X.clone(),
+        lambda: ours(q, k, v, lens),
+        lambda: ref(q, k, v, lens),
+        lambda: F.scaled_dot_product_attention(q, k, v, attn_mask=mask),
+    ]
     with torch.no_grad():
-        return (median_us(lambda: masked_softmax(X, lens)),
-                # d2l writes into its input: give it a fresh copy each call,
-                # and time the copy alone to subtract it
-                median_us(lambda: d2l.masked_softmax(X.clone(), lens))
-                - median_us(lambda: X.clone()),
-                median_us(lambda: ours(q, k, v, lens)),
-                median_us(lambda: ref(q, k, v, lens)),
-                median_us(lambda: F.scaled_dot_product_attention(
-                    q, k, v, attn_mask=mask)))
+        rounds = [[time_us(call) for call in calls] for _ in range(ROUNDS)]
+    sm, sm_ref, copy, dot, dot_ref, sdpa = map(statistics.median,
+                                                zip(*rounds))
+    return sm, sm_ref - copy, dot, dot_ref, sdpa
 
 
 def main():
     d2l = import_d2l()
     print(f"torch {torch.__version__}, {torch.get_num_threads()} threads, "
-          "CPU; times are medians in microseconds")
+          f"CPU; microseconds, medians of {ROUNDS} interleaved rounds")
     print(f"{'batch x q x k x d':>20} | {'softmax':>7} {'d2l':>7} {'ratio':>6}"
           f" | {'dot':>7} {'d2l':>7} {'ratio':>6} | {'sdpa':>7} {'ratio':>6}")
     for size in SIZES:
