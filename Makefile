@@ -6,6 +6,8 @@ BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 NOTEBOOKS := $(sort $(wildcard notebooks/*.ipynb))
 CODE   := d2l_attention tests tools bench
+# JupyterLab refuses to start as root (containers) unless told to
+LAB_FLAGS ?= $(if $(filter 0,$(shell id -u)),--allow-root)
 
 .PHONY: setup lab test execute lib lint bench data clean
 
@@ -25,7 +27,7 @@ data: $(STAMP)
 	$(BIN)/python tools/fetch_data.py
 
 lab: setup data
-	$(BIN)/jupyter lab --notebook-dir=notebooks
+	$(BIN)/jupyter lab --notebook-dir=notebooks $(LAB_FLAGS)
 
 test: setup data
 	$(BIN)/python -m pytest --nbval-lax --nbval-current-env \
