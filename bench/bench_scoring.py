@@ -14,7 +14,11 @@ from torch.utils.benchmark import Timer
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tools"))
 
-from d2l_attention import DotProductAttention, masked_softmax  # noqa: E402
+from d2l_attention import (  # noqa: E402
+    DotProductAttention,
+    masked_softmax,
+    valid_lens_to_mask,
+)
 from d2l_reference import import_d2l  # noqa: E402
 
 SIZES = [  # batch, queries, keys, d
@@ -38,7 +42,7 @@ def bench_size(d2l, batch, n, m, d):
     k = torch.randn(batch, m, d, generator=gen)
     v = torch.randn(batch, m, d, generator=gen)
     lens = torch.randint(1, m + 1, (batch,), generator=gen)
-    mask = torch.arange(m) < lens[:, None, None]  # (batch, 1, m)
+    mask = valid_lens_to_mask(lens, m)  # (batch, 1, m)
     ours, ref = DotProductAttention(0.0).eval(), d2l.DotProductAttention(0.0)
     ref.eval()
     calls = [

@@ -14,6 +14,7 @@ from .additive_attention import (
 )
 from .scaled_dot_product_attention import (
     DotProductAttention,
+    valid_lens_to_mask,
 )
 from .multihead_attention import (
     transpose_qkv,
@@ -21,6 +22,7 @@ from .multihead_attention import (
     check_multihead_inputs,
     MultiHeadAttention,
     fused_attention,
+    to_torch_multihead,
 )
 from .bahdanau_attention import (
     find_data_file,
@@ -62,11 +64,13 @@ __all__ = [
     "check_attention_inputs",
     "AdditiveAttention",
     "DotProductAttention",
+    "valid_lens_to_mask",
     "transpose_qkv",
     "transpose_output",
     "check_multihead_inputs",
     "MultiHeadAttention",
     "fused_attention",
+    "to_torch_multihead",
     "find_data_file",
     "read_data_nmt",
     "preprocess_nmt",

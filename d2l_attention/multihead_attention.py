@@ -2,7 +2,10 @@
 
 import torch
 from torch import nn
-from .scaled_dot_product_attention import DotProductAttention
+from .scaled_dot_product_attention import (
+    DotProductAttention,
+    valid_lens_to_mask,
+)
 from .additive_attention import check_attention_inputs
 from .masked_softmax import check_valid_lens
 
@@ -12,6 +15,7 @@ __all__ = [
     "check_multihead_inputs",
     "MultiHeadAttention",
     "fused_attention",
+    "to_torch_multihead",
 ]
 
 
@@ -118,12 +122,10 @@ def fused_attention(queries, keys, values, valid_lens=None, dropout_p=0.0):
     """
     mask = None
     if valid_lens is not None:
-        # (batch,) -> (batch, 1, 1, 1); (batch, queries) -> (batch, 1, q, 1)
-        lens = valid_lens.to(queries.device)
-        lens = lens.reshape(lens.shape[0], 1, -1, 1)
-        positions = torch.arange(keys.shape[1], device=queries.device)
-        # (keys,) < (batch, 1, 1 or q, 1) -> (batch, 1, 1 or q, no. of keys)
-        mask = positions < lens
+        # (batch, 1 or no. of queries, no. of keys), with a head axis:
+        # (batch, 1, 1 or q, no. of keys)
+        mask = valid_lens_to_mask(valid_lens.to(queries.device),
+                                  keys.shape[1])[:, None]
     # a head axis of size 1, (batch, 1, items, features): PyTorch's fused
     # CPU kernel wants 4-D inputs, and 3-D ones fall back to a slower path
     queries, keys, values = (X[:, None] for X in (queries, keys, values))
@@ -135,3 +137,30 @@ def fused_attention(queries, keys, values, valid_lens=None, dropout_p=0.0):
         # (batch, 1, 1 or q, 1): False where a query has no valid key
         output = output.masked_fill(~mask.any(dim=-1, keepdim=True), 0)
     return output[:, 0]  # (batch, no. of queries, value size)
+
+
+def to_torch_multihead(ours):
+    """Return an nn.MultiheadAttention holding the weights of ours.
+
+    Defined in notebook 04.
+    """
+    query_size, key_size, value_size = ours.sizes
+    theirs = nn.MultiheadAttention(
+        query_size, ours.num_heads, dropout=ours.attention.dropout.p,
+        bias=ours.W_q.bias is not None, kdim=key_size, vdim=value_size,
+        batch_first=True, device=ours.W_q.weight.device,
+        dtype=ours.W_q.weight.dtype)
+    projections = [ours.W_q, ours.W_k, ours.W_v]
+    with torch.no_grad():
+        if theirs.in_proj_weight is not None:  # one packed matrix
+            theirs.in_proj_weight.copy_(
+                torch.cat([layer.weight for layer in projections]))
+        else:  # kdim or vdim differ from embed_dim: three matrices
+            for name, layer in zip("qkv", projections, strict=True):
+                getattr(theirs, f"{name}_proj_weight").copy_(layer.weight)
+        theirs.out_proj.weight.copy_(ours.W_o.weight)
+        if theirs.in_proj_bias is not None:
+            theirs.in_proj_bias.copy_(
+                torch.cat([layer.bias for layer in projections]))
+            theirs.out_proj.bias.copy_(ours.W_o.bias)
+    return theirs

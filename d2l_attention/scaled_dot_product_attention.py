@@ -8,6 +8,7 @@ from .masked_softmax import masked_softmax
 
 __all__ = [
     "DotProductAttention",
+    "valid_lens_to_mask",
 ]
 
 
@@ -35,3 +36,18 @@ class DotProductAttention(nn.Module):
         # (batch_size, queries, pairs) @ (batch_size, pairs, value size)
         # -> (batch_size, no. of queries, value size)
         return torch.bmm(weights, values)
+
+
+def valid_lens_to_mask(valid_lens, num_keys):
+    """Return a boolean mask, True where a key is within the valid length.
+
+    Shape (batch_size, 1, no. of keys) for 1-D valid lengths, which
+    broadcasts over the queries, or (batch_size, no. of queries, no. of
+    keys) for 2-D ones. Defined in notebook 03.
+    """
+    if valid_lens.dim() == 1:
+        valid_lens = valid_lens[:, None]  # (batch_size, 1): every query
+    positions = torch.arange(num_keys, device=valid_lens.device)
+    # (keys,) < (batch_size, 1 or queries, 1)
+    # -> (batch_size, 1 or no. of queries, no. of keys)
+    return positions < valid_lens[..., None]

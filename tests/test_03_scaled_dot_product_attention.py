@@ -4,7 +4,7 @@ import pytest
 import torch
 from torch.nn import functional as F
 
-from d2l_attention import DotProductAttention
+from d2l_attention import DotProductAttention, valid_lens_to_mask
 
 SHAPES = [  # batch, queries, pairs, d, value size
     (2, 1, 10, 2, 4), (3, 4, 6, 8, 5), (1, 7, 3, 16, 16)]
@@ -14,15 +14,6 @@ DEVICES = ["cpu"] + (["cuda"] if torch.cuda.is_available() else [])
 def lens_cases(batch, n, m, gen):
     return [None, torch.randint(1, m + 1, (batch,), generator=gen),
             torch.randint(1, m + 1, (batch, n), generator=gen)]
-
-
-def to_mask(lens, n, m):
-    """Valid lengths -> SDPA boolean mask (True = attend)."""
-    if lens is None:
-        return None
-    if lens.dim() == 1:
-        lens = lens[:, None].expand(-1, n)
-    return torch.arange(m, device=lens.device) < lens[..., None]
 
 
 @pytest.mark.parametrize("shape", SHAPES)
@@ -53,8 +44,9 @@ def test_matches_torch_sdpa(shape, dtype, device):
     attention = DotProductAttention(0.0).eval()
     for lens in lens_cases(batch, n, m, gen):
         lens = None if lens is None else lens.to(device)
-        expected = F.scaled_dot_product_attention(
-            q, k, values, attn_mask=to_mask(lens, n, m))
+        mask = None if lens is None else valid_lens_to_mask(lens, m)
+        expected = F.scaled_dot_product_attention(q, k, values,
+                                                  attn_mask=mask)
         torch.testing.assert_close(attention(q, k, values, lens), expected,
                                    atol=1e-5, rtol=1e-4)
 

@@ -2,11 +2,11 @@
 
 import pytest
 import torch
-from torch import nn
 
 from d2l_attention import (
     MultiHeadAttention,
     fused_attention,
+    to_torch_multihead,
     transpose_output,
     transpose_qkv,
 )
@@ -60,37 +60,6 @@ def make_layer(shape, dtype, device, bias, keep_weights=True):
         keep_weights=keep_weights,
     )
     return layer.to(device=device, dtype=dtype).eval()
-
-
-def to_torch_multihead(ours):
-    """Return an nn.MultiheadAttention holding the weights of ours."""
-    query_size, key_size, value_size = ours.sizes
-    weight = ours.W_q.weight
-    theirs = nn.MultiheadAttention(
-        query_size,
-        ours.num_heads,
-        bias=ours.W_q.bias is not None,
-        kdim=key_size,
-        vdim=value_size,
-        batch_first=True,
-        device=weight.device,
-        dtype=weight.dtype,
-    )
-    projections = [ours.W_q, ours.W_k, ours.W_v]
-    with torch.no_grad():
-        if theirs.in_proj_weight is not None:
-            theirs.in_proj_weight.copy_(
-                torch.cat([p.weight for p in projections])
-            )
-        else:
-            theirs.q_proj_weight.copy_(ours.W_q.weight)
-            theirs.k_proj_weight.copy_(ours.W_k.weight)
-            theirs.v_proj_weight.copy_(ours.W_v.weight)
-        theirs.out_proj.weight.copy_(ours.W_o.weight)
-        if theirs.in_proj_bias is not None:
-            theirs.in_proj_bias.copy_(torch.cat([p.bias for p in projections]))
-            theirs.out_proj.bias.copy_(ours.W_o.bias)
-    return theirs.eval()
 
 
 def torch_masks(valid_lens, num_heads, n_q, n_k):

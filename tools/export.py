@@ -73,8 +73,14 @@ def relative_imports(line, defined_in):
                              "earlier notebook")
         text = alias.name + (f" as {alias.asname}" if alias.asname else "")
         by_module.setdefault(defined_in[alias.name], []).append(text)
-    return [f"from .{module} import {', '.join(names)}"
-            for module, names in by_module.items()]
+    lines = []
+    for module, names in by_module.items():
+        line = f"from .{module} import {', '.join(names)}"
+        if len(line) > 79:  # one name a line, as ruff would wrap it
+            line = (f"from .{module} import (\n" +
+                    "".join(f"    {name},\n" for name in names) + ")")
+        lines.append(line)
+    return lines
 
 
 def module_text(notebook, defined_in):
