@@ -1,0 +1,181 @@
+"""tools/export.py: #@save cells become the package; near misses fail."""
+
+import importlib.util
+import sys
+from pathlib import Path
+
+import nbformat
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def load_export():
+    """Import tools/export.py as a module."""
+    spec = importlib.util.spec_from_file_location(
+        "export", ROOT / "tools" / "export.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+export = load_export()
+
+IMPORTS = "#@save\nimport math"
+SQUARE = '#@save\ndef square(x):\n    """Return x * x."""\n    return x * x'
+HELPER = "#@save\ndef _helper():\n    return 1"
+SCALE = ("#@save\nclass Scale:\n    def __init__(self, k):\n"
+         "        self.k = math.sqrt(k)")
+USE = ("#@save\nfrom d2l_attention import square\n\n\n"
+       "def cube(x):\n    return square(x) * x")
+
+
+def write_notebook(folder, name, sources, ids=None):
+    """Write a notebook of code cells (and a markdown cell first)."""
+    notebook = nbformat.v4.new_notebook()
+    notebook.cells.append(nbformat.v4.new_markdown_cell(
+        "Cells marked `#@save` go into the package."))
+    for i, source in enumerate(sources):
+        cell = nbformat.v4.new_code_cell(source)
+        cell.id = ids[i] if ids else f"cell{i}"
+        notebook.cells.append(cell)
+    folder.mkdir(exist_ok=True)
+    nbformat.write(notebook, folder / name)
+    return folder / name
+
+
+def export_error(notebooks):
+    """Return the message of the ExportError that package_files raises."""
+    with pytest.raises(export.ExportError) as info:
+        export.package_files(notebooks, notebooks.parent / "pkg")
+    return str(info.value)
+
+
+def test_saved_cells_become_modules_and_init(tmp_path):
+    notebooks = tmp_path / "notebooks"
+    write_notebook(notebooks, "01_first.ipynb",
+                   [IMPORTS, SQUARE, "print(square(3))", HELPER, SCALE])
+    write_notebook(notebooks, "02_second.ipynb", [USE])
+    write_notebook(notebooks, "scratch.ipynb", ["x = 1"])  # not exported
+    package = tmp_path / "pkg"
+    files = export.package_files(notebooks, package)
+    assert sorted(path.name for path in files) == [
+        "__init__.py", "first.py", "second.py"]
+    first = files[package / "first.py"]
+    assert first.startswith(
+        "# generated from notebooks/01_first.ipynb, do not edit\n")
+    assert "import math\n" in first and "print(" not in first
+    assert '__all__ = [\n    "square",\n    "Scale",\n]' in first
+    assert "def _helper():" in first  # private: saved, not exported
+    second = files[package / "second.py"]
+    assert "from .first import square\n" in second
+    init = files[package / "__init__.py"]
+    assert "from .first import (\n    square,\n    Scale,\n)" in init
+    assert "from .second import (\n    cube,\n)" in init
+    for path, text in files.items():
+        compile(text, str(path), "exec")
+    export.write_package(files, package)
+    assert export.stale_files(files, package) == []
+    (package / "first.py").write_text("# edited by hand\n")
+    assert export.stale_files(files, package) == [package / "first.py"]
+
+
+@pytest.mark.parametrize("source", [
+    "# @save\ndef f():\n    pass",
+    "#@ save\ndef f():\n    pass",
+    "#@Save\ndef f():\n    pass",
+    "#@SAVE\ndef f():\n    pass",
+    "#@save \ndef f():\n    pass",
+    " #@save\ndef f():\n    pass",
+    "\n#@save\ndef f():\n    pass",
+    "\n\n#@save\ndef f():\n    pass",
+    "import math\n#@save\ndef f():\n    pass",
+    "def f():  #@save\n    pass",
+])
+def test_near_miss_marker_is_an_error_naming_the_cell(tmp_path, source):
+    notebooks = tmp_path / "notebooks"
+    write_notebook(notebooks, "01_first.ipynb", [SQUARE, source],
+                   ids=["ok", "nearmiss"])
+    message = export_error(notebooks)
+    assert "notebooks/01_first.ipynb, cell 3, id nearmiss" in message
+    assert "exactly '#@save'" in message
+
+
+def test_comments_and_prose_about_saving_are_not_markers(tmp_path):
+    notebooks = tmp_path / "notebooks"
+    write_notebook(notebooks, "01_first.ipynb", [
+        SQUARE, "# save the figure\nx = 1", "# the @save decorator\ny = 2"])
+    files = export.package_files(notebooks, tmp_path / "pkg")
+    assert "def square" in files[tmp_path / "pkg" / "first.py"]
+
+
+def test_name_saved_in_two_notebooks_names_both(tmp_path):
+    notebooks = tmp_path / "notebooks"
+    write_notebook(notebooks, "01_first.ipynb", [IMPORTS, SQUARE],
+                   ids=["imports", "one"])
+    write_notebook(notebooks, "03_third.ipynb", [HELPER, SQUARE],
+                   ids=["helper", "two"])
+    message = export_error(notebooks)
+    assert "square is saved twice" in message
+    assert "notebooks/01_first.ipynb, cell 3, id one" in message
+    assert "notebooks/03_third.ipynb, cell 3, id two" in message
+
+
+def test_name_saved_twice_in_one_notebook_names_both_cells(tmp_path):
+    notebooks = tmp_path / "notebooks"
+    write_notebook(notebooks, "01_first.ipynb", [HELPER, SQUARE, HELPER],
+                   ids=["a", "b", "c"])
+    message = export_error(notebooks)
+    assert "_helper is saved twice" in message
+    assert "cell 2, id a" in message and "cell 4, id c" in message
+
+
+def test_name_defined_twice_in_one_cell(tmp_path):
+    notebooks = tmp_path / "notebooks"
+    write_notebook(notebooks, "01_first.ipynb",
+                   [SQUARE + "\n\n\n" + SQUARE.removeprefix("#@save\n")])
+    assert "square is defined twice" in export_error(notebooks)
+
+
+def test_private_names_may_repeat_across_notebooks(tmp_path):
+    notebooks = tmp_path / "notebooks"
+    write_notebook(notebooks, "01_first.ipynb", [HELPER, SQUARE])
+    write_notebook(notebooks, "02_second.ipynb", [HELPER, USE])
+    files = export.package_files(notebooks, tmp_path / "pkg")
+    assert "_helper" not in files[tmp_path / "pkg" / "__init__.py"]
+
+
+@pytest.mark.parametrize("source, problem", [
+    ("#@save\nx = 1", "only imports, functions and classes"),
+    ("#@save\nfrom d2l_attention import cube", "no earlier notebook"),
+    ("#@save\ndef f(:\n    pass", "invalid syntax"),
+])
+def test_other_bad_saved_cells_are_errors(tmp_path, source, problem):
+    notebooks = tmp_path / "notebooks"
+    write_notebook(notebooks, "01_first.ipynb", [source], ids=["bad"])
+    message = export_error(notebooks)
+    assert "01_first.ipynb, cell 2, id bad" in message and problem in message
+
+
+def test_saved_cells_in_a_misnamed_notebook_are_an_error(tmp_path):
+    notebooks = tmp_path / "notebooks"
+    write_notebook(notebooks, "first.ipynb", [SQUARE])
+    assert "is not NN_name.ipynb" in export_error(notebooks)
+
+
+def test_every_problem_is_reported_at_once(tmp_path):
+    notebooks = tmp_path / "notebooks"
+    write_notebook(notebooks, "01_first.ipynb", ["# @save\nx = 1"])
+    write_notebook(notebooks, "02_second.ipynb", ["#@Save\ny = 2"])
+    message = export_error(notebooks)
+    assert "01_first.ipynb" in message and "02_second.ipynb" in message
+
+
+def test_main_reports_one_line_per_problem(tmp_path, monkeypatch, capsys):
+    notebooks = tmp_path / "notebooks"
+    write_notebook(notebooks, "01_first.ipynb", ["\n#@save\nx = 1"])
+    monkeypatch.setattr(export, "NOTEBOOKS", notebooks)
+    monkeypatch.setattr(sys, "argv", ["export.py", "--check"])
+    assert export.main() == 1
+    lines = capsys.readouterr().err.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("export: notebooks/")
