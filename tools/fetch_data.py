@@ -3,10 +3,14 @@
     python tools/fetch_data.py                        # download (sha1 checked)
     FRA_ENG_ZIP=/path/fra-eng.zip python tools/fetch_data.py   # local copy
 
-The archive must hold fra-eng/fra.txt. Nothing is left half-written: every
-file is written to a temporary name in its folder and then renamed. Archive
-members that would land outside data/ are refused. A second run with the
-data in place does nothing.
+The archive must hold fra-eng/fra.txt, and nothing outside fra-eng/. Every
+archive is read in full before it is used, so a damaged one (corrupt or
+truncated compressed data, a CRC mismatch, a compression method this Python
+cannot read) is reported in one message, and a damaged data/fra-eng.zip
+left by an earlier run is replaced, not reused. Nothing is left
+half-written: the archive is written to a temporary name and renamed, and
+data/fra-eng/ is extracted to a temporary folder and renamed into place.
+A second run with the data in place does nothing.
 """
 
 import hashlib
@@ -23,12 +27,14 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 DATA_DIR = ROOT / "data"
 ZIP_NAME = "fra-eng.zip"
-MEMBER = "fra-eng/fra.txt"
+FOLDER = "fra-eng"
+MEMBER = f"{FOLDER}/fra.txt"
 URL = "https://d2l-data.s3-accelerate.amazonaws.com/fra-eng.zip"
 SHA1 = "94646ad1522d915e7b0f9296181140edcf86a4f5"
 HOW_TO = (
-    "set FRA_ENG_ZIP=/path/to/fra-eng.zip (a local copy of the archive) "
-    "or run this with internet access"
+    "To get the corpus, run `FRA_ENG_ZIP=/path/to/fra-eng.zip make data` "
+    "with a good local copy of the archive, or `make data` with internet "
+    "access."
 )
 
 
@@ -59,35 +65,70 @@ def atomic_write(target, write):
         raise
 
 
-def check_archive(path):
-    """Raise DataError unless path is a readable zip holding MEMBER."""
-    try:
-        with zipfile.ZipFile(path) as archive:
-            names = archive.namelist()
-            bad = archive.testzip()
-    except (OSError, zipfile.BadZipFile) as error:
-        message = f"{path} is not a readable zip archive ({error})"
-        raise DataError(message) from error
+def unsafe_name(name):
+    """Return why an archive member may not be extracted, or None."""
+    parts = name.split("/")
+    if name.startswith("/") or "\\" in name or ":" in parts[0]:
+        return "it is an absolute or Windows path"
+    if ".." in parts or "." in parts:
+        return "it holds a '..' or '.' component"
+    if parts[0] != FOLDER or len(parts) < 2:
+        return f"it is outside {FOLDER}/"
+    return None
+
+
+def check_names(path, names):
+    """Raise DataError unless every member name stays inside fra-eng/."""
     if MEMBER not in names:
         raise DataError(f"{path} does not hold {MEMBER}")
-    if bad is not None:
-        raise DataError(f"{path} is damaged: member {bad} fails its CRC")
-
-
-def safe_members(archive, dest):
-    """Return (member, target path) pairs; raise if one leaves dest."""
-    root = dest.resolve()
-    pairs = []
-    for info in archive.infolist():
-        target = (root / info.filename).resolve()
-        inside = target.is_relative_to(root) and target != root
-        if not inside or target == root / ZIP_NAME:
+    for name in names:
+        why = unsafe_name(name)
+        if why:
             raise DataError(
-                f"refusing archive member {info.filename!r}: it would be "
-                f"written outside {dest}"
-            )
-        pairs.append((info, target))
-    return pairs
+                f"{path}: refusing archive member {name!r}: {why}; only "
+                f"files under {FOLDER}/ are extracted")
+
+
+def damage(error, info):
+    """Return what a read error of one archive member says is wrong."""
+    name = info.filename
+    if isinstance(error, NotImplementedError):
+        return (f"member {name} uses compression method "
+                f"{info.compress_type}, which this Python cannot read")
+    if isinstance(error, zlib.error):
+        return f"the compressed data of {name} is corrupt ({error})"
+    if isinstance(error, EOFError):
+        return f"the compressed data of {name} ends early (truncated)"
+    if isinstance(error, RuntimeError):
+        return f"member {name} cannot be read ({error})"
+    if "CRC" in str(error):
+        return f"member {name} fails its CRC check ({error})"
+    return f"member {name} is damaged ({error})"  # e.g. a bad header
+
+
+def read_all(archive, path):
+    """Read every member in full; raise DataError naming the damage."""
+    for info in archive.infolist():
+        try:
+            with archive.open(info) as member:
+                while member.read(1 << 20):
+                    pass
+        except (zipfile.BadZipFile, zlib.error, EOFError, OSError,
+                NotImplementedError, RuntimeError) as error:
+            message = f"{path} is damaged: {damage(error, info)}"
+            raise DataError(message) from error
+
+
+def check_archive(path):
+    """Raise DataError unless path is a sound zip holding only fra-eng/."""
+    try:
+        with zipfile.ZipFile(path) as archive:
+            check_names(path, archive.namelist())
+            read_all(archive, path)
+    except (zipfile.BadZipFile, OSError, EOFError, ValueError) as error:
+        message = (f"{path} is not a readable zip archive: it is truncated "
+                   f"or not a zip file ({error})")
+        raise DataError(message) from error
 
 
 def crc_of(path):
@@ -106,17 +147,30 @@ def in_place(target, info):
     return crc_of(target) == info.CRC
 
 
-def extract(zip_path, dest):
-    """Extract the archive into dest, skipping files already in place."""
+def replace_folder(new, target, trash):
+    """Rename the folder new to target, moving an old target to trash."""
+    if target.exists():
+        os.rename(target, trash)
+    os.rename(new, target)
+
+
+def extract(zip_path, data_dir):
+    """Extract fra-eng/ into data_dir, whole or not at all."""
     with zipfile.ZipFile(zip_path) as archive:
-        for info, target in safe_members(archive, dest):
-            if info.is_dir():
-                target.mkdir(parents=True, exist_ok=True)
-                continue
-            if in_place(target, info):
-                continue
-            with archive.open(info) as source:
-                atomic_write(target, lambda f: shutil.copyfileobj(source, f))
+        check_names(zip_path, archive.namelist())
+        files = [info for info in archive.infolist() if not info.is_dir()]
+        if all(in_place(data_dir / info.filename, info) for info in files):
+            return
+        work = Path(tempfile.mkdtemp(dir=data_dir, prefix=".part-"))
+        try:
+            for info in files:
+                target = work / info.filename  # fra-eng/..., names checked
+                target.parent.mkdir(parents=True, exist_ok=True)
+                with archive.open(info) as source, open(target, "wb") as out:
+                    shutil.copyfileobj(source, out)
+            replace_folder(work / FOLDER, data_dir / FOLDER, work / "old")
+        finally:
+            shutil.rmtree(work, ignore_errors=True)
 
 
 def copy_local(source, target):
@@ -124,7 +178,10 @@ def copy_local(source, target):
     source = Path(source).expanduser()
     if not source.is_file():
         raise DataError(f"FRA_ENG_ZIP={source} is not a file")
-    check_archive(source)
+    try:
+        check_archive(source)
+    except DataError as error:
+        raise DataError(f"FRA_ENG_ZIP names a bad archive: {error}") from error
     same = target.is_file() and target.stat().st_size == source.stat().st_size
     if same and sha1_of(target) == sha1_of(source):
         return
@@ -145,37 +202,45 @@ def download(url, target, sha1, timeout=30):
                     digest.update(block)
                     out.write(block)
         except (OSError, http.client.HTTPException) as error:
-            message = f"could not download {url} ({error}); {HOW_TO}"
-            raise DataError(message) from error
+            raise DataError(f"could not download {url} ({error})") from error
         if digest.hexdigest() != sha1:
             raise DataError(
                 f"{url} has sha1 {digest.hexdigest()}, expected {sha1}; "
-                f"nothing was kept; {HOW_TO}"
+                "nothing was kept"
             )
 
     atomic_write(target, write_download)
 
 
-def archive_in_place(target):
-    """Return True if target is already a usable archive."""
+def archive_problem(target):
+    """Return why target is not a usable archive, or None if it is."""
     if not target.is_file():
-        return False
+        return "absent"
     try:
         check_archive(target)
-    except DataError:
-        return False
-    return True
+    except DataError as error:
+        return str(error)
+    return None
 
 
-def fetch(data_dir=DATA_DIR, local=None, url=URL, sha1=SHA1):
+def fetch(data_dir=None, local=None, url=URL, sha1=SHA1):
     """Place fra-eng.zip in data_dir and extract it; return the text path."""
-    data_dir = Path(data_dir)
+    data_dir = Path(data_dir or DATA_DIR)
     target = data_dir / ZIP_NAME
     if local:
         copy_local(local, target)
-    elif not archive_in_place(target):
-        download(url, target, sha1)
+    elif problem := archive_problem(target):
+        try:
+            download(url, target, sha1)
+        except DataError as error:
+            if problem == "absent":
+                raise
+            message = f"{problem}, and it could not be replaced: {error}"
+            raise DataError(message) from error
         check_archive(target)
+        if problem != "absent":
+            print(f"fetch_data: replaced a damaged archive: {problem}",
+                  file=sys.stderr)
     extract(target, data_dir)
     return data_dir / MEMBER
 
@@ -185,9 +250,13 @@ def main():
     try:
         path = fetch(local=os.environ.get("FRA_ENG_ZIP") or None)
     except DataError as error:
+        print(f"fetch_data: {error}. {HOW_TO}", file=sys.stderr)
+        return 1
+    except OSError as error:  # disk full, no permission: no traceback
         print(f"fetch_data: {error}", file=sys.stderr)
         return 1
-    print(f"fetch_data: {path.relative_to(ROOT)} is ready")
+    shown = path.relative_to(ROOT) if path.is_relative_to(ROOT) else path
+    print(f"fetch_data: {shown} is ready")
     return 0
 
 
