@@ -1,32 +1,38 @@
-"""Training time of notebook 05's Bahdanau model against d2l 0.17.6's code.
+"""Training time of notebook 06's Bahdanau model against d2l 0.17.6's code.
 
-Both train the source's model (embed 32, hidden 32, 2 layers, dropout 0.1,
-batch 64, 10 steps, lr 0.005, 250 epochs, 600 pairs) on the same text:
-the reference is d2l's Seq2SeqEncoder, the source's Seq2SeqAttentionDecoder
-and d2l.train_seq2seq (fed through a patched d2l.read_data_nmt, since
-d2l.load_data_nmt would download); ours is d2l_attention's. Prints wall
-times, their ratio, final losses (the book's definition) and the BLEU of
-the source's four sentences.
+Like with like: both sides train the source's model (embed 32, hidden 32,
+2 layers, dropout 0.1, batch 64, 10 steps, lr 0.005, 600 pairs) on the
+same text for the same epochs and seeds, with the same number of CPU
+threads, and neither side plots. The reference is d2l's Seq2SeqEncoder,
+the source's Seq2SeqAttentionDecoder and d2l.train_seq2seq, with its
+Animator replaced by a stand-in that draws nothing (d2l.load_data_nmt
+reads our copy of the corpus through a patched d2l.read_data_nmt, since it
+would download); ours is d2l_attention's train_seq2seq without its plot
+and progress bar. The two sides alternate, and which one goes first
+alternates from seed to seed, so a change in the machine's load hits both.
+Each thread count gets a short untimed warm-up of both sides first.
+
+Prints, per thread count, each run's wall time, final loss (the book's
+definition) and the mean of the book's BLEU (k=2) over the source's four
+sentences, then the means over seeds and the time ratio ours / d2l (below
+1 means ours is faster).
 
     .venv/bin/python bench/bench_seq2seq.py [--epochs N] [--seeds N]
-        [--threads N]
+        [--threads 1,default]
 """
 
 import argparse
 import contextlib
 import io
 import random
+import statistics
 import sys
 import time
 from pathlib import Path
 
-import matplotlib
+import torch
 
-matplotlib.use("Agg")  # d2l.train_seq2seq draws with d2l.Animator
-
-import torch  # noqa: E402
-
-import d2l_attention as ours  # noqa: E402
+import d2l_attention as ours
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tools"))
 
@@ -39,15 +45,35 @@ ENGS = ["go .", "i lost .", "he's calm .", "i'm home ."]
 FRAS = ["va !", "j'ai perdu .", "il est calme .", "je suis chez moi ."]
 SIZES = dict(embed_size=32, num_hiddens=32, num_layers=2, dropout=0.1)
 BATCH_SIZE, NUM_STEPS, LR, NUM_EXAMPLES = 64, 10, 0.005, 600
+WARM_UP_EPOCHS = 2
 
 
-def run_reference(d2l, text, num_epochs, device, seed):
-    """Train the book's model with d2l; return (seconds, loss, BLEUs)."""
-    d2l.read_data_nmt = lambda: text
-    # d2l reads one line more than num_examples: 599 gives our 600 pairs
-    train_iter, src_vocab, tgt_vocab = d2l.load_data_nmt(
-        BATCH_SIZE, NUM_STEPS, NUM_EXAMPLES - 1
-    )
+class NoAnimator:
+    """Stands in for d2l.Animator: takes the same calls, draws nothing."""
+
+    def __init__(self, *args, **kwargs):
+        pass
+
+    def add(self, *args, **kwargs):
+        pass
+
+
+def mean_bleu(predict, bleu, net, src_vocab, tgt_vocab, device):
+    """Return the mean book BLEU (k=2) of the four source sentences."""
+    scores = [
+        bleu(
+            predict(net, eng, src_vocab, tgt_vocab, NUM_STEPS, device)[0],
+            fra,
+            k=2,
+        )
+        for eng, fra in zip(ENGS, FRAS)
+    ]
+    return sum(scores) / len(scores)
+
+
+def run_reference(d2l, data, num_epochs, device, seed):
+    """Train the book's model with d2l; return (seconds, loss, BLEU)."""
+    train_iter, src_vocab, tgt_vocab = data
     torch.manual_seed(seed)
     random.seed(seed)
     encoder = d2l.Seq2SeqEncoder(len(src_vocab), **SIZES)
@@ -59,24 +85,15 @@ def run_reference(d2l, text, num_epochs, device, seed):
         d2l.train_seq2seq(net, train_iter, LR, num_epochs, tgt_vocab, device)
     seconds = time.perf_counter() - start
     loss = float(printed.getvalue().split("loss ")[-1].split(",")[0])
-    scores = [
-        d2l.bleu(
-            d2l.predict_seq2seq(
-                net, eng, src_vocab, tgt_vocab, NUM_STEPS, device
-            )[0],
-            fra,
-            k=2,
-        )
-        for eng, fra in zip(ENGS, FRAS)
-    ]
-    return seconds, loss, scores
-
-
-def run_ours(num_epochs, device, seed):
-    """Train notebook 05's model; return (seconds, loss, BLEUs)."""
-    train_iter, src_vocab, tgt_vocab = ours.load_data_nmt(
-        BATCH_SIZE, NUM_STEPS, NUM_EXAMPLES
+    score = mean_bleu(
+        d2l.predict_seq2seq, d2l.bleu, net, src_vocab, tgt_vocab, device
     )
+    return seconds, loss, score
+
+
+def run_ours(d2l, data, num_epochs, device, seed):
+    """Train notebook 06's model; return (seconds, loss, BLEU)."""
+    train_iter, src_vocab, tgt_vocab = data
     torch.manual_seed(seed)
     random.seed(seed)
     encoder = ours.Seq2SeqEncoder(len(src_vocab), **SIZES)
@@ -84,88 +101,104 @@ def run_ours(num_epochs, device, seed):
     net = ours.EncoderDecoder(encoder, decoder)
     start = time.perf_counter()
     losses = ours.train_seq2seq(
-        net,
-        train_iter,
-        LR,
-        num_epochs,
-        tgt_vocab,
-        device,
-        plot=False,
-        progress=False,
+        net, train_iter, LR, num_epochs, tgt_vocab, device,
+        plot=False, progress=False, num_threads=None,
     )
     seconds = time.perf_counter() - start
-    scores = [
-        ours.bleu(
-            ours.predict_seq2seq(
-                net, eng, src_vocab, tgt_vocab, NUM_STEPS, device
-            )[0],
-            fra,
-            k=2,
-        )
-        for eng, fra in zip(ENGS, FRAS)
-    ]
-    return seconds, losses[-1], scores
+    # the same BLEU function on both sides
+    score = mean_bleu(
+        ours.predict_seq2seq, d2l.bleu, net, src_vocab, tgt_vocab, device
+    )
+    return seconds, losses[-1], score
+
+
+@contextlib.contextmanager
+def torch_threads(num_threads):
+    """Run the body with num_threads torch threads, then restore."""
+    before = torch.get_num_threads()
+    torch.set_num_threads(num_threads)
+    try:
+        yield
+    finally:
+        torch.set_num_threads(before)
+
+
+def bench_threads(d2l, data, args, device, num_threads):
+    """Return {side: [(seconds, loss, BLEU) per seed]} at num_threads."""
+    sides = {"d2l 0.17.6": (run_reference, data["d2l"]),
+             "d2l_attention": (run_ours, data["ours"])}
+    results = {name: [] for name in sides}
+    with torch_threads(num_threads):
+        for run, side_data in sides.values():  # warm-up, untimed
+            run(d2l, side_data, WARM_UP_EPOCHS, device, 0)
+        for seed in range(args.seeds):
+            order = list(sides) if seed % 2 == 0 else list(sides)[::-1]
+            for name in order:
+                run, side_data = sides[name]
+                results[name].append(
+                    run(d2l, side_data, args.epochs, device, seed))
+    return results
+
+
+def report(results, num_threads, args, device):
+    """Print one thread count's runs, means and time ratio."""
+    print(f"\n{num_threads} thread(s), {device}, {args.epochs} epochs, "
+          f"{NUM_EXAMPLES} pairs, seeds 0..{args.seeds - 1}")
+    print(f"{'':15}{'seed':>5}{'seconds':>9}{'loss':>8}{'BLEU':>7}")
+    for name, runs in results.items():
+        for seed, (seconds, loss, score) in enumerate(runs):
+            print(f"{name:15}{seed:5}{seconds:9.1f}{loss:8.3f}{score:7.3f}")
+    means = {}
+    for name, runs in results.items():
+        means[name] = [statistics.mean(column) for column in zip(*runs)]
+        seconds, loss, score = means[name]
+        print(f"{name:15} mean{seconds:9.1f}{loss:8.3f}{score:7.3f}")
+    ratios = [a[0] / b[0] for a, b in zip(results["d2l_attention"],
+                                          results["d2l 0.17.6"])]
+    ratio = means["d2l_attention"][0] / means["d2l 0.17.6"][0]
+    gap = means["d2l_attention"][2] - means["d2l 0.17.6"][2]
+    print(f"time ratio ours / d2l: {ratio:.2f} (per seed "
+          f"{min(ratios):.2f} .. {max(ratios):.2f}); "
+          f"mean BLEU ours - d2l: {gap:+.3f}")
+
+
+def load_both(d2l, text):
+    """Return the minibatches and vocabularies of both sides, same pairs."""
+    d2l.read_data_nmt = lambda: text
+    # d2l reads one line more than num_examples: 599 gives our 600 pairs
+    reference = d2l.load_data_nmt(BATCH_SIZE, NUM_STEPS, NUM_EXAMPLES - 1)
+    mine = ours.load_data_nmt(BATCH_SIZE, NUM_STEPS, NUM_EXAMPLES)
+    if len(reference[1]) != len(mine[1]) or len(reference[2]) != len(
+            mine[2]):
+        raise RuntimeError("the two sides read different training pairs")
+    return {"d2l": reference, "ours": mine}
+
+
+def thread_counts(text):
+    """Parse --threads: comma-separated counts, "default" for torch's."""
+    default = torch.get_num_threads()
+    counts = [default if part == "default" else int(part)
+              for part in text.split(",")]
+    return list(dict.fromkeys(counts))  # without repeats, in order
 
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--epochs", type=int, default=250)
-    parser.add_argument(
-        "--seeds",
-        type=int,
-        default=2,
-        help="train each model with seeds 0 .. N-1",
-    )
-    parser.add_argument(
-        "--threads",
-        type=int,
-        default=None,
-        help="torch threads for both (default: torch's)",
-    )
+    parser.add_argument("--seeds", type=int, default=3,
+                        help="train each model with seeds 0 .. N-1")
+    parser.add_argument("--threads", default="1,default",
+                        help='thread counts, e.g. "1,default" or "1,2"')
     args = parser.parse_args()
-    if args.threads:
-        torch.set_num_threads(args.threads)
-    device = ours.try_gpu()
     d2l = import_d2l()
-    text = ours.read_data_nmt()
-    rows = []
-    for seed in range(args.seeds):
-        rows.append(
-            (
-                "d2l 0.17.6 reference",
-                seed,
-                run_reference(d2l, text, args.epochs, device, seed),
-            )
-        )
-        rows.append(
-            ("d2l_attention", seed, run_ours(args.epochs, device, seed))
-        )
-    print(
-        f"Bahdanau seq2seq, {args.epochs} epochs, {NUM_EXAMPLES} pairs, "
-        f"{device}, {torch.get_num_threads()} threads (d2l_attention "
-        "trains on 1 CPU thread by default)"
-    )
-    print(
-        f"{'':22}{'seed':>5}{'seconds':>9}{'loss':>8}   "
-        "BLEU of the four sentences"
-    )
-    for name, seed, (seconds, loss, scores) in rows:
-        bleus = " ".join(f"{s:.3f}" for s in scores)
-        print(
-            f"{name:22}{seed:5}{seconds:9.1f}{loss:8.3f}   {bleus}"
-            f"  (mean {sum(scores) / 4:.3f})"
-        )
-    for name in ["d2l 0.17.6 reference", "d2l_attention"]:
-        mine = [result for label, _, result in rows if label == name]
-        print(
-            f"{name:22} mean over seeds: "
-            f"{sum(r[0] for r in mine) / len(mine):.1f} s, loss "
-            f"{sum(r[1] for r in mine) / len(mine):.4f}, BLEU "
-            f"{sum(sum(r[2]) / 4 for r in mine) / len(mine):.3f}"
-        )
-    ref_time = sum(r[0] for n, _, r in rows if n.startswith("d2l 0"))
-    our_time = sum(r[0] for n, _, r in rows if n == "d2l_attention")
-    print(f"time ratio ours / reference: {our_time / ref_time:.2f}")
+    d2l.Animator = NoAnimator  # d2l.train_seq2seq looks it up here
+    device = ours.try_gpu()
+    data = load_both(d2l, ours.read_data_nmt())
+    print(f"torch {torch.__version__}; Bahdanau seq2seq training, "
+          "d2l 0.17.6 against d2l_attention")
+    for num_threads in thread_counts(args.threads):
+        results = bench_threads(d2l, data, args, device, num_threads)
+        report(results, num_threads, args, device)
 
 
 if __name__ == "__main__":

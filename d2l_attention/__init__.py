@@ -3,18 +3,18 @@
 
 from .masked_softmax import (
     try_gpu,
-    sequence_mask,
-    check_valid_lens,
+    valid_lens_to_mask,
     masked_softmax,
+    check_valid_lens,
     show_heatmaps,
+    sequence_mask,
 )
 from .additive_attention import (
-    check_attention_inputs,
     AdditiveAttention,
+    check_attention_inputs,
 )
 from .scaled_dot_product_attention import (
     DotProductAttention,
-    valid_lens_to_mask,
 )
 from .multihead_attention import (
     transpose_qkv,
@@ -24,7 +24,7 @@ from .multihead_attention import (
     fused_attention,
     to_torch_multihead,
 )
-from .bahdanau_attention import (
+from .seq2seq import (
     find_data_file,
     read_data_nmt,
     preprocess_nmt,
@@ -42,29 +42,30 @@ from .bahdanau_attention import (
     MaskedSoftmaxCELoss,
     grad_clipping,
     xavier_init_weights,
-    train_epoch_seq2seq,
     LossCurve,
-    train_seq2seq,
     cpu_threads,
+    train_epoch_seq2seq,
+    train_seq2seq,
     encode_source,
     predict_seq2seq,
     bleu,
+)
+from .bahdanau_attention import (
     AttentionDecoder,
-    mask_bias,
-    layer_weights,
+    attend_to,
     Seq2SeqAttentionDecoder,
 )
 
 __all__ = [
     "try_gpu",
-    "sequence_mask",
-    "check_valid_lens",
-    "masked_softmax",
-    "show_heatmaps",
-    "check_attention_inputs",
-    "AdditiveAttention",
-    "DotProductAttention",
     "valid_lens_to_mask",
+    "masked_softmax",
+    "check_valid_lens",
+    "show_heatmaps",
+    "sequence_mask",
+    "AdditiveAttention",
+    "check_attention_inputs",
+    "DotProductAttention",
     "transpose_qkv",
     "transpose_output",
     "check_multihead_inputs",
@@ -88,15 +89,14 @@ __all__ = [
     "MaskedSoftmaxCELoss",
     "grad_clipping",
     "xavier_init_weights",
-    "train_epoch_seq2seq",
     "LossCurve",
-    "train_seq2seq",
     "cpu_threads",
+    "train_epoch_seq2seq",
+    "train_seq2seq",
     "encode_source",
     "predict_seq2seq",
     "bleu",
     "AttentionDecoder",
-    "mask_bias",
-    "layer_weights",
+    "attend_to",
     "Seq2SeqAttentionDecoder",
 ]

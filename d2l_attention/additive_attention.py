@@ -5,38 +5,9 @@ from torch import nn
 from .masked_softmax import masked_softmax
 
 __all__ = [
-    "check_attention_inputs",
     "AdditiveAttention",
+    "check_attention_inputs",
 ]
-
-
-def check_attention_inputs(queries, keys, values, query_size=None,
-                           key_size=None):
-    """Raise ValueError/TypeError unless queries, keys, values fit together.
-
-    Each must be 3-D, (batch_size, no. of items, features); batch sizes
-    agree, keys and values pair up, and feature sizes are the expected
-    ones where given. Defined in notebook 02.
-    """
-    named = {"queries": queries, "keys": keys, "values": values}
-    for name, tensor in named.items():
-        if not torch.is_tensor(tensor):
-            raise TypeError(f"{name} must be a tensor, got "
-                            f"{type(tensor).__name__}")
-        if tensor.dim() != 3:
-            raise ValueError(f"{name} must be 3-D (batch_size, no. of items,"
-                             f" features), got shape {tuple(tensor.shape)}")
-    sizes = {name: tensor.shape[0] for name, tensor in named.items()}
-    if len(set(sizes.values())) > 1:
-        raise ValueError(f"batch sizes disagree: {sizes}")
-    if keys.shape[1] != values.shape[1]:
-        raise ValueError(f"keys and values must pair up: {keys.shape[1]} "
-                         f"keys but {values.shape[1]} values")
-    for name, tensor, size in [("queries", queries, query_size),
-                               ("keys", keys, key_size)]:
-        if size is not None and tensor.shape[-1] != size:
-            raise ValueError(f"{name} must have {size} features, got "
-                             f"{tensor.shape[-1]}")
 
 
 class AdditiveAttention(nn.Module):
@@ -71,3 +42,32 @@ class AdditiveAttention(nn.Module):
         # (batch_size, queries, pairs) @ (batch_size, pairs, value size)
         # -> (batch_size, no. of queries, value size)
         return torch.bmm(weights, values)
+
+
+def check_attention_inputs(queries, keys, values, query_size=None,
+                           key_size=None):
+    """Raise ValueError/TypeError unless queries, keys, values fit together.
+
+    Each must be 3-D, (batch_size, no. of items, features); batch sizes
+    agree, keys and values pair up, and feature sizes are the expected
+    ones where given. Defined in notebook 02.
+    """
+    named = {"queries": queries, "keys": keys, "values": values}
+    for name, tensor in named.items():
+        if not torch.is_tensor(tensor):
+            raise TypeError(f"{name} must be a tensor, got "
+                            f"{type(tensor).__name__}")
+        if tensor.dim() != 3:
+            raise ValueError(f"{name} must be 3-D (batch_size, no. of items,"
+                             f" features), got shape {tuple(tensor.shape)}")
+    sizes = {name: tensor.shape[0] for name, tensor in named.items()}
+    if len(set(sizes.values())) > 1:
+        raise ValueError(f"batch sizes disagree: {sizes}")
+    if keys.shape[1] != values.shape[1]:
+        raise ValueError(f"keys and values must pair up: {keys.shape[1]} "
+                         f"keys but {values.shape[1]} values")
+    for name, tensor, size in [("queries", queries, query_size),
+                               ("keys", keys, key_size)]:
+        if size is not None and tensor.shape[-1] != size:
+            raise ValueError(f"{name} must have {size} features, got "
+                             f"{tensor.shape[-1]}")

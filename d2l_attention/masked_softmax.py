@@ -7,10 +7,11 @@ from torch import nn
 
 __all__ = [
     "try_gpu",
-    "sequence_mask",
-    "check_valid_lens",
+    "valid_lens_to_mask",
     "masked_softmax",
+    "check_valid_lens",
     "show_heatmaps",
+    "sequence_mask",
 ]
 
 
@@ -24,19 +25,40 @@ def try_gpu(i=0):
     return torch.device("cpu")
 
 
-def sequence_mask(X, valid_len, value=0):
-    """Return a copy of X with entries past valid_len on axis 1 set to value.
+def valid_lens_to_mask(valid_lens, num_keys):
+    """Return a boolean mask, True where a key is within the valid length.
 
-    Defined in notebook 01.
+    Shape (batch_size, 1, no. of keys) for 1-D valid lengths, which
+    broadcasts over the queries, or (batch_size, no. of queries, no. of
+    keys) for 2-D ones. Defined in notebook 01.
     """
-    maxlen = X.shape[1]
-    positions = torch.arange(maxlen, device=X.device)
-    valid_len = valid_len.to(X.device)
-    # (1, maxlen) < (batch_size, 1) broadcasts to (batch_size, maxlen)
-    mask = positions[None, :] < valid_len[:, None]
-    # one trailing axis of size 1 per feature axis of X, for broadcasting
-    mask = mask.reshape(mask.shape + (1,) * (X.dim() - 2))
-    return X.masked_fill(~mask, value)
+    if valid_lens.dim() == 1:
+        valid_lens = valid_lens[:, None]  # (batch_size, 1): every query
+    positions = torch.arange(num_keys, device=valid_lens.device)
+    # (keys,) < (batch_size, 1 or queries, 1)
+    # -> (batch_size, 1 or no. of queries, no. of keys)
+    return positions < valid_lens[..., None]
+
+
+def masked_softmax(X, valid_lens):
+    """Return the softmax of X over its last axis, masking past valid_lens.
+
+    X: (batch_size, no. of queries, no. of keys); valid_lens: None,
+    (batch_size,) or (batch_size, no. of queries). Keys past a valid
+    length get weight 0, and a row with no valid key (length 0) comes
+    back as all zeros. Defined in notebook 01.
+    """
+    check_valid_lens(X, valid_lens)
+    if valid_lens is None:
+        return nn.functional.softmax(X, dim=-1)
+    # (batch_size, 1 or no. of queries, no. of keys), True = keep
+    keep = valid_lens_to_mask(valid_lens.to(X.device), X.shape[-1])
+    # most negative finite number of X's dtype: its exp is 0, and unlike
+    # -1e6 it exists in float16 (see the optional part)
+    lowest = torch.finfo(X.dtype).min
+    weights = nn.functional.softmax(torch.where(keep, X, lowest), dim=-1)
+    # a row with no valid key came out uniform: make it zeros
+    return torch.where(keep, weights, 0.0)
 
 
 def check_valid_lens(X, valid_lens):
@@ -71,52 +93,30 @@ def check_valid_lens(X, valid_lens):
         raise ValueError(f"valid_lens must be >= 0, got {valid_lens.tolist()}")
 
 
-def masked_softmax(X, valid_lens):
-    """Return the softmax of X over its last axis, masking past valid_lens.
-
-    Defined in notebook 01.
-    """
-    check_valid_lens(X, valid_lens)
-    if valid_lens is None:
-        return nn.functional.softmax(X, dim=-1)
-    if valid_lens.dim() == 1:
-        valid_lens = valid_lens[:, None]  # (batch_size, 1): every query
-    positions = torch.arange(X.shape[-1], device=X.device)  # (no. of keys,)
-    # (keys,) >= (batch_size, 1 or queries, 1)
-    # -> (batch_size, 1 or no. of queries, no. of keys), True = padding
-    padding = positions >= valid_lens.to(X.device)[..., None]
-    # most negative finite value of X's dtype: exp() of it is exactly 0 and,
-    # unlike -1e6, it exists in float16 and bfloat16
-    lowest = torch.finfo(X.dtype).min
-    # a new tensor: lowest where padding, X elsewhere
-    weights = nn.functional.softmax(torch.where(padding, lowest, X), dim=-1)
-    if not valid_lens.all():
-        # a row with no valid key came out uniform: make it all zeros
-        weights = torch.where(padding, 0.0, weights)
-    return weights
-
-
 def show_heatmaps(matrices, xlabel, ylabel, titles=None, figsize=(2.5, 2.5),
                   cmap="Reds"):
     """Return a figure with one heatmap per matrix of a 4-D tensor.
 
     matrices has shape (no. of rows, no. of columns, no. of queries,
-    no. of keys). Defined in notebook 01.
+    no. of keys); the colour scale is fixed to 0..1, the range of
+    attention weights. Defined in notebook 01.
     """
     matrices = torch.as_tensor(matrices).detach().float().cpu()
     if matrices.dim() != 4:
         raise ValueError("matrices must be 4-D (rows, columns, queries, "
                          f"keys), got shape {tuple(matrices.shape)}")
-    num_rows, num_cols = matrices.shape[:2]
+    num_rows, num_cols, num_queries, num_keys = matrices.shape
     fig, axes = plt.subplots(num_rows, num_cols, figsize=figsize,
                              sharex=True, sharey=True, squeeze=False)
     for i in range(num_rows):
         for j in range(num_cols):
             ax = axes[i, j]
-            image = ax.imshow(matrices[i, j].numpy(), cmap=cmap,
-                              vmin=0, vmax=max(matrices.max().item(), 1e-9))
-            ax.xaxis.set_major_locator(MaxNLocator(integer=True))
-            ax.yaxis.set_major_locator(MaxNLocator(integer=True))
+            image = ax.imshow(matrices[i, j].numpy(), cmap=cmap, vmin=0,
+                              vmax=1)
+            # a tick at every index up to 16, else a few whole numbers
+            for axis, size in [(ax.xaxis, num_keys), (ax.yaxis, num_queries)]:
+                axis.set_major_locator(MaxNLocator(
+                    min(size, 16), integer=True, min_n_ticks=1))
             if i == num_rows - 1:
                 ax.set_xlabel(xlabel)
             if j == 0:
@@ -125,3 +125,15 @@ def show_heatmaps(matrices, xlabel, ylabel, titles=None, figsize=(2.5, 2.5),
                 ax.set_title(titles[j])
     fig.colorbar(image, ax=axes, shrink=0.6)
     return fig
+
+
+def sequence_mask(X, valid_len, value=0):
+    """Return a copy of X with entries past valid_len on axis 1 set to value.
+
+    Defined in notebook 01.
+    """
+    # (batch_size, 1, no. of steps) -> (batch_size, no. of steps)
+    keep = valid_lens_to_mask(valid_len.to(X.device), X.shape[1])[:, 0]
+    # one trailing axis of size 1 per feature axis of X, for broadcasting
+    keep = keep.reshape(keep.shape + (1,) * (X.dim() - 2))
+    return X.masked_fill(~keep, value)

@@ -2,12 +2,9 @@
 
 import torch
 from torch import nn
-from .scaled_dot_product_attention import (
-    DotProductAttention,
-    valid_lens_to_mask,
-)
+from .scaled_dot_product_attention import DotProductAttention
 from .additive_attention import check_attention_inputs
-from .masked_softmax import check_valid_lens
+from .masked_softmax import check_valid_lens, valid_lens_to_mask
 
 __all__ = [
     "transpose_qkv",
@@ -56,7 +53,7 @@ def check_multihead_inputs(queries, keys, values, valid_lens, sizes):
         raise ValueError(f"values must have {value_size} features, got "
                          f"{values.shape[-1]}")
     # a stand-in for the scores, (batch_size, no. of queries, no. of keys),
-    # that takes no memory (stride 0): valid_lens is checked against it
+    # that takes no memory (stride 0, see the optional section at the end)
     scores = queries.new_zeros(()).expand(
         queries.shape[0], queries.shape[1], keys.shape[1])
     check_valid_lens(scores, valid_lens)

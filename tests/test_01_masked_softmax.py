@@ -1,4 +1,5 @@
-"""masked_softmax, sequence_mask: reference agreement, edge cases, errors."""
+"""masked_softmax, valid_lens_to_mask, sequence_mask: reference agreement,
+mask conventions, edge cases, errors."""
 
 import matplotlib
 import pytest
@@ -10,6 +11,7 @@ from d2l_attention import (
     sequence_mask,
     show_heatmaps,
     try_gpu,
+    valid_lens_to_mask,
 )
 
 matplotlib.use("Agg")
@@ -43,6 +45,29 @@ def test_matches_builtin_softmax_with_mask(shape):
     mask = torch.arange(shape[2]) < lens[..., None]
     expected = F.softmax(X.masked_fill(~mask, float("-inf")), dim=-1)
     torch.testing.assert_close(masked_softmax(X, lens), expected)
+
+
+def test_valid_lens_to_mask_is_true_where_kept():
+    mask = valid_lens_to_mask(torch.tensor([0, 2, 5]), 4)
+    assert mask.dtype == torch.bool and mask.shape == (3, 1, 4)
+    assert mask[:, 0].tolist() == [[False] * 4,
+                                   [True, True, False, False],
+                                   [True] * 4]
+    mask_2d = valid_lens_to_mask(torch.tensor([[1, 3], [2, 0]]), 3)
+    assert mask_2d.shape == (2, 2, 3)
+    assert mask_2d.sum(-1).tolist() == [[1, 3], [2, 0]]
+
+
+def test_mask_is_the_attn_mask_of_scaled_dot_product_attention():
+    gen = torch.Generator().manual_seed(2)
+    q, k, v = (torch.randn(2, 3, 4, generator=gen),
+               torch.randn(2, 6, 4, generator=gen),
+               torch.randn(2, 6, 5, generator=gen))
+    lens = torch.tensor([[1, 4, 6], [2, 2, 5]])
+    ours = masked_softmax(q @ k.transpose(1, 2) / 2, lens) @ v
+    sdpa = F.scaled_dot_product_attention(
+        q, k, v, attn_mask=valid_lens_to_mask(lens, 6))
+    torch.testing.assert_close(ours, sdpa)
 
 
 def test_sequence_mask_matches_d2l_and_is_out_of_place(d2l):
@@ -135,8 +160,22 @@ def test_show_heatmaps_draws_one_axis_per_matrix():
                         titles=["a", "b", "c"])
     assert len(fig.axes) == 2 * 3 + 1  # and a colour bar
     assert fig.axes[0].get_title() == "a"
+    # a fixed colour scale, whatever the data's range
+    assert all(ax.images[0].get_clim() == (0, 1) for ax in fig.axes[:6])
     with pytest.raises(ValueError, match="4-D"):
         show_heatmaps(torch.rand(4, 5), "Keys", "Queries")
+
+
+def test_show_heatmaps_labels_every_index_of_a_one_row_heatmap():
+    fig = show_heatmaps(torch.rand(1, 1, 1, 10), "Keys", "Query")
+    ax = fig.axes[0]
+
+    def visible(ticks, limits):
+        low, high = sorted(limits)
+        return [t for t in ticks if low <= t <= high]
+
+    assert visible(ax.get_yticks(), ax.get_ylim()) == [0]
+    assert visible(ax.get_xticks(), ax.get_xlim()) == list(range(10))
 
 
 def test_try_gpu_returns_an_available_device():

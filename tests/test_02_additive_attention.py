@@ -81,3 +81,46 @@ def test_non_tensor_input_raises_type_error():
     with pytest.raises(TypeError, match="keys must be a tensor"):
         check_attention_inputs(torch.ones(1, 1, 1), [[1.0]],
                                torch.ones(1, 1, 1))
+
+
+def dropout_case(p, copies):
+    """A scorer with dropout p and one input repeated `copies` times."""
+    gen = torch.Generator().manual_seed(3)
+    attention = AdditiveAttention(3, 4, 6, dropout=p)
+    q, k = torch.randn(1, 2, 4, generator=gen), torch.randn(1, 5, 3,
+                                                            generator=gen)
+    v = torch.rand(1, 5, 2, generator=gen)
+    lens = torch.tensor([4])
+    # (1, ...) -> (copies, ...): one independent dropout draw per copy
+    inputs = (q.repeat(copies, 1, 1), k.repeat(copies, 1, 1),
+              v.repeat(copies, 1, 1), lens.repeat(copies))
+    return attention, inputs
+
+
+def test_dropout_acts_in_training_mode_only():
+    attention, inputs = dropout_case(p=0.5, copies=200)
+    attention.eval()
+    with torch.no_grad():
+        evaluated = attention(*inputs)
+        no_dropout = attention(*inputs)
+    torch.testing.assert_close(evaluated, no_dropout)
+    # every copy is the same input: without dropout, the same output
+    torch.testing.assert_close(evaluated, evaluated[:1].expand_as(evaluated))
+    attention.train()
+    with torch.no_grad():
+        trained = attention(*inputs)
+    differs = (trained - evaluated).abs().amax(dim=(1, 2)) > 1e-6
+    assert differs.float().mean() > 0.5  # most draws drop something
+
+
+def test_dropout_is_unbiased():
+    copies = 20_000
+    attention, inputs = dropout_case(p=0.5, copies=copies)
+    attention.eval()
+    with torch.no_grad():
+        expected = attention(*inputs)[0]
+        attention.train()
+        draws = attention(*inputs)
+    # values in [0, 1): one draw's output has a standard deviation below
+    # sqrt(p / (1 - p)) = 1, so the mean of 20000 below 0.01
+    torch.testing.assert_close(draws.mean(0), expected, atol=0.05, rtol=0)

@@ -73,7 +73,8 @@ def test_inputs_are_not_modified():
 
 
 @pytest.mark.parametrize("q, k, v, message", [
-    ((2, 3, 4), (2, 5, 3), (2, 5, 6), "keys must have 4 features"),
+    ((2, 3, 4), (2, 5, 3), (2, 5, 6),
+     r"queries must have as many features as the keys \(3\), got 4"),
     ((2, 3, 4), (1, 5, 4), (1, 5, 6), "batch sizes disagree"),
     ((2, 3, 4), (2, 5, 4), (2, 4, 6), "pair up"),
     ((3, 4), (2, 5, 4), (2, 5, 6), "queries must be 3-D"),
@@ -82,3 +83,25 @@ def test_mismatched_inputs_raise_clear_errors(q, k, v, message):
     with pytest.raises(ValueError, match=message):
         DotProductAttention(0.0)(torch.randn(q), torch.randn(k),
                                  torch.randn(v))
+
+
+def test_dropout_acts_in_training_mode_only_and_is_unbiased():
+    gen = torch.Generator().manual_seed(0)
+    q = torch.randn(1, 3, 4, generator=gen)
+    k = torch.randn(1, 5, 4, generator=gen)
+    values = torch.randn(1, 5, 6, generator=gen)
+    lens = torch.tensor([4])
+    attention = DotProductAttention(0.5).eval()
+    expected = attention(q, k, values, lens)
+    assert torch.equal(attention(q, k, values, lens), expected)  # no noise
+    attention.train()
+    torch.manual_seed(0)
+    draws = 20_000  # one example repeated: one dropout draw per row
+    out = attention(q.expand(draws, -1, -1), k.expand(draws, -1, -1),
+                    values.expand(draws, -1, -1), lens.expand(draws))
+    # training mode: dropout changes the output of almost every draw ...
+    changed = (out - expected).abs().amax(dim=(1, 2)) > 1e-6
+    assert changed.float().mean() > 0.9
+    # ... and its mean over the draws is the eval output (5 standard errors)
+    error = (out.mean(dim=0) - expected[0]).abs()
+    assert (error < 5 * out.std(dim=0) / draws**0.5 + 1e-6).all()
