@@ -8,30 +8,88 @@ NOTEBOOKS := $(sort $(wildcard notebooks/*.ipynb))
 CODE   := d2l_attention tests tools bench
 # JupyterLab refuses to start as root (containers) unless told to
 LAB_FLAGS ?= $(if $(filter 0,$(shell id -u)),--allow-root)
+NBVAL  := $(BIN)/python -m pytest --nbval-lax --nbval-current-env \
+          --nbval-cell-timeout=900 --durations=10
+# CPU kernels of other machines, emulated: the notebooks must pass under each
+KERNELS_AVX2 := ATEN_CPU_CAPABILITY=avx2 ONEDNN_MAX_CPU_ISA=AVX2 \
+                MKL_ENABLE_INSTRUCTIONS=AVX2
+KERNELS_BASE := ATEN_CPU_CAPABILITY=default ONEDNN_MAX_CPU_ISA=SSE41 \
+                MKL_ENABLE_INSTRUCTIONS=SSE4_2
+# an interpreter that no longer starts (moved or removed Python) forces a
+# rebuild even when the stamp looks up to date
+VENV_RUNS := $(shell $(BIN)/python -c 'import sys' 2>/dev/null && echo yes)
 
-.PHONY: setup lab test execute lib lint bench data clean
+.PHONY: setup lab test test-kernels test-browser execute lib lint bench \
+        data clean FORCE
 
 setup: $(STAMP)
 
-# Re-installs only when requirements.txt or pyproject.toml changed.
-$(STAMP): requirements.txt pyproject.toml
-	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
+# Re-installs only when requirements.txt or pyproject.toml changed, into the
+# same .venv; a half-made .venv (no stamp: an install that failed or was cut
+# short, no pip, a broken interpreter) is removed and made afresh. The stamp
+# is touched only when every install succeeded.
+$(STAMP): requirements.txt requirements-dev.txt pyproject.toml \
+          $(if $(VENV_RUNS),,FORCE)
+	@$(PYTHON) -c 'import sys; sys.exit(sys.version_info < (3, 11))' || { \
+	    echo "make: needs Python 3.11 or newer as $(PYTHON); run" \
+	         "e.g. make PYTHON=python3.11 $(MAKECMDGOALS)" >&2; exit 1; }
+	@if [ -f $@ ] && $(BIN)/python -m pip --version >/dev/null 2>&1; then \
+	    echo "updating $(VENV): requirements.txt or pyproject.toml changed"; \
+	else \
+	    echo "creating a fresh $(VENV)"; rm -rf $(VENV); \
+	    $(PYTHON) -m venv $(VENV) \
+	        && $(BIN)/python -m pip --version >/dev/null 2>&1 || { \
+	        rm -rf $(VENV); \
+	        echo "make: $(PYTHON) -m venv made no working pip. On" \
+	             "Debian/Ubuntu run: sudo apt install python3-venv" \
+	             "(or python3.X-venv for your version), then make" \
+	             "again." >&2; exit 1; }; \
+	fi
 	$(BIN)/python -m pip install --quiet --upgrade pip
 	$(BIN)/python -m pip install --quiet -r requirements.txt
+	$(BIN)/python -m pip install --quiet -r requirements-dev.txt
 	# reference implementation for the tests only: its pinned deps are
 	# too old for this environment, so none of them is installed
 	$(BIN)/python -m pip install --quiet --no-deps d2l==0.17.6
 	touch $@
 
 data: $(STAMP)
-	$(BIN)/python tools/fetch_data.py
+	@$(BIN)/python tools/fetch_data.py || { echo "make $(or \
+	    $(MAKECMDGOALS),data): stopped: the English-French corpus is" \
+	    "needed (see the line above)." >&2; exit 1; }
 
-lab: setup data
+# Opens even without the corpus: notebooks 01-04 need no data. Trusting the
+# notebooks lets JupyterLab show their saved widgets.
+lab: setup
+	@$(BIN)/python tools/fetch_data.py || echo "make lab: warning: going" \
+	    "on without the English-French corpus. Notebooks 01-04 need no" \
+	    "data; notebooks 05 and later need it. Get it with" \
+	    "FRA_ENG_ZIP=/path/to/fra-eng.zip make data, or make data with" \
+	    "internet access." >&2
+	@$(BIN)/jupyter trust $(NOTEBOOKS) $(wildcard notebooks/*/*.ipynb) \
+	    >/dev/null || echo "make lab: warning: could not trust the" \
+	    "notebooks; their widgets show after Run All" >&2
 	$(BIN)/jupyter lab --notebook-dir=notebooks $(LAB_FLAGS)
 
 test: setup data
-	$(BIN)/python -m pytest --nbval-lax --nbval-current-env \
-	    --nbval-cell-timeout=900 --durations=10 $(NOTEBOOKS) tests
+	$(NBVAL) $(NOTEBOOKS) tests
+
+# The notebooks under each emulated CPU kernel set; reports every failing one.
+test-kernels: setup data
+	@failed=""; \
+	for kernels in "$(KERNELS_AVX2)" "$(KERNELS_BASE)"; do \
+	    echo "== nbval with $$kernels"; \
+	    env $$kernels $(NBVAL) $(NOTEBOOKS) || failed="$$failed; $$kernels"; \
+	done; \
+	if [ -n "$$failed" ]; then \
+	    echo "make test-kernels: failed with$${failed#;}" >&2; exit 1; \
+	fi
+
+# Each notebook in JupyterLab in the system Chromium (Debian: chromium),
+# driven by Playwright: Run All, then its explorer worked with mouse and
+# keyboard. Screenshots go to build/browser/.
+test-browser: setup data
+	$(BIN)/python tools/browser_test.py
 
 execute: lib data
 	for nb in $(NOTEBOOKS); do \

@@ -1,0 +1,666 @@
+"""Open each notebook in JupyterLab in Chromium and work its explorer.
+
+    python tools/browser_test.py                 # every notebooks/*.ipynb
+    python tools/browser_test.py notebooks/01_masked_softmax.ipynb
+
+What a new user would do, done by Playwright for Python in the system
+Chromium (Debian's package `chromium`; no browser is downloaded). For each
+notebook: open it, clear the outputs and run all cells from the menus, wait
+until the kernel is idle, fail on a cell error, find the explorer (the
+ipywidgets `interact` area) and check that it is a live widget, work each of
+its controls with the mouse and keyboard (drag a slider, type a sentence and
+press Enter, pick another option), check that the figure or text changed,
+and fail on console errors that come from the widgets. Screenshots of the
+explorer before and after, and of every figure, go to build/browser/NAME/.
+
+JupyterLab serves a temporary copy of notebooks/ (the data folder is linked
+beside it), so autosave never touches the project's files; the server runs
+in its own process group, which is stopped at the end.
+"""
+
+import argparse
+import hashlib
+import json
+import os
+import re
+import secrets
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.request
+from pathlib import Path
+
+try:
+    from playwright.sync_api import Error as PlaywrightError
+    from playwright.sync_api import TimeoutError as PlaywrightTimeout
+    from playwright.sync_api import sync_playwright
+except ImportError:  # reported by main() with the command that installs it
+    sync_playwright = None
+
+ROOT = Path(__file__).resolve().parent.parent
+NOTEBOOKS = ROOT / "notebooks"
+OUT_DIR = ROOT / "build" / "browser"
+JUPYTER = Path(sys.executable).parent / "jupyter"
+BROWSERS = ("chromium", "chromium-browser")
+INSTALL_HINT = "sudo apt-get install chromium"
+# typed into a text box: sentences of the training data, the first one
+# that differs from the box's text
+SENTENCES = ("i'm home .", "go .")
+RUN_TIMEOUT_S = 1200  # a whole notebook, on a slow CPU
+CHANGE_TIMEOUT_S = 120  # one explorer update
+# errors in the page that mean a widget is broken
+WIDGET_ERROR = re.compile(
+    r"widget|jupyter-widgets|comm|model not found|ipywidgets", re.I)
+ERROR_TEXT = re.compile(
+    r"Traceback|^\s*\w*(Error|Exception)\b", re.M)
+# JupyterLab settings for the test: no news pop-up over the notebook, and
+# every cell in the page (by default only the visible ones are)
+LAB_SETTINGS = {
+    "@jupyterlab/apputils-extension/notification.jupyterlab-settings":
+        {"fetchNews": "false", "checkForUpdates": False},
+    "@jupyterlab/notebook-extension/tracker.jupyterlab-settings":
+        {"windowingMode": "none"},
+}
+MIN_SLIDER_PX = 100  # a slider track shorter than this cannot be dragged
+CONTROLS = (".widget-slider, .widget-text, .widget-textarea, "
+            ".widget-dropdown, .widget-checkbox, .widget-toggle-buttons, "
+            ".widget-radio-box")
+
+
+class BrowserTestError(Exception):
+    """What a person would see go wrong in one notebook."""
+
+
+def find_chromium():
+    """Return the path of the system Chromium, or None."""
+    for name in BROWSERS:
+        path = shutil.which(name)
+        if path:
+            return path
+    return None
+
+
+def free_port():
+    """Return a TCP port on 127.0.0.1 that nothing listens on now."""
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+def copy_notebooks(paths, workdir):
+    """Copy notebooks/ (and any other notebook asked for) into workdir."""
+    served = workdir / "notebooks"
+    shutil.copytree(NOTEBOOKS, served, ignore=shutil.ignore_patterns(
+        ".ipynb_checkpoints", "__pycache__"))
+    # notebooks that look for ../data find the project's data
+    (workdir / "data").symlink_to(ROOT / "data", target_is_directory=True)
+    for path in paths:
+        if path.resolve().parent != NOTEBOOKS.resolve():
+            shutil.copy2(path, served / path.name)
+    return served
+
+
+def write_lab_settings(settings_dir):
+    """Write the JupyterLab user settings used during the test."""
+    for name, values in LAB_SETTINGS.items():
+        path = settings_dir / name
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(json.dumps(values), encoding="utf-8")
+
+
+class LabServer:
+    """JupyterLab on a free local port, with a random token."""
+
+    def __init__(self, root_dir, workdir, log_path):
+        self.port = free_port()
+        self.token = secrets.token_hex(16)
+        write_lab_settings(workdir / "settings")
+        cmd = [str(JUPYTER), "lab", "--no-browser",
+               "--ServerApp.ip=127.0.0.1", f"--ServerApp.port={self.port}",
+               "--ServerApp.port_retries=0",
+               f"--IdentityProvider.token={self.token}",
+               f"--ServerApp.root_dir={root_dir}",
+               f"--LabApp.user_settings_dir={workdir / 'settings'}",
+               f"--LabApp.workspaces_dir={workdir / 'workspaces'}"]
+        cmd.append("--LabApp.expose_app_in_browser=True")
+        if os.geteuid() == 0:  # containers and CI run as root
+            cmd.append("--allow-root")
+        self.log_path = log_path
+        self.log = open(log_path, "w", encoding="utf-8")
+        self.proc = subprocess.Popen(
+            cmd, stdout=self.log, stderr=subprocess.STDOUT,
+            stdin=subprocess.DEVNULL, start_new_session=True)
+
+    def api(self, path, method="GET"):
+        """Return the JSON answer of the server's REST API at path."""
+        request = urllib.request.Request(
+            f"http://127.0.0.1:{self.port}/api/{path}", method=method,
+            headers={"Authorization": f"token {self.token}"})
+        with urllib.request.urlopen(request, timeout=10) as answer:
+            body = answer.read()
+        return json.loads(body) if body else None
+
+    def wait_ready(self, timeout_s=120):
+        """Return once the server answers; raise if it stopped or hangs."""
+        deadline = time.monotonic() + timeout_s
+        while time.monotonic() < deadline:
+            if self.proc.poll() is not None:
+                raise RuntimeError(
+                    f"JupyterLab exited with code {self.proc.returncode}; "
+                    f"see {self.log_path}")
+            try:
+                self.api("status")
+                return
+            except OSError:
+                time.sleep(0.5)
+        raise RuntimeError(f"JupyterLab did not answer in {timeout_s} s")
+
+    def url(self, name):
+        """Return the address that opens notebook `name` in JupyterLab."""
+        # a workspace of its own, so no tab of an earlier notebook reopens
+        workspace = Path(name).stem
+        return (f"http://127.0.0.1:{self.port}/lab/workspaces/{workspace}"
+                f"/tree/{name}?token={self.token}")
+
+    def shutdown_kernels(self):
+        """Shut down every kernel of the server (best effort)."""
+        try:
+            for kernel in self.api("kernels"):
+                self.api(f"kernels/{kernel['id']}", method="DELETE")
+        except OSError:
+            pass
+
+    def stop(self):
+        """Stop the server and everything in its process group."""
+        if self.proc.poll() is None:
+            self.shutdown_kernels()
+            os.killpg(self.proc.pid, signal.SIGTERM)
+            try:
+                self.proc.wait(timeout=20)
+            except subprocess.TimeoutExpired:
+                os.killpg(self.proc.pid, signal.SIGKILL)
+                self.proc.wait()
+        self.log.close()
+
+
+def click_menu(page, menu, item):
+    """Click menu > item in JupyterLab's menu bar, as a person would."""
+    page.locator(".lm-MenuBar-itemLabel", has_text=re.compile(
+        f"^{re.escape(menu)}$")).click()
+    page.locator(".lm-Menu-itemLabel", has_text=re.compile(
+        f"^{re.escape(item)}$")).click()
+
+
+# the open notebook's kernel status as JupyterLab shows it ("idle", "busy",
+# "initializing", "unknown", ...)
+KERNEL_JS = """() => {
+    const panel = jupyterapp.shell.currentWidget;
+    return panel && panel.sessionContext
+        ? panel.sessionContext.kernelDisplayStatus : 'no notebook';
+}"""
+
+
+def wait_kernel_idle(page, timeout_s):
+    """Wait until the notebook's kernel is idle; pick the kernel if asked.
+
+    JupyterLab asks which kernel to start when it cannot tell; a person
+    clicks "Select" to take the one it proposes, and so does this.
+    """
+    deadline = time.monotonic() + timeout_s
+    while page.evaluate(KERNEL_JS) != "idle":
+        dialog = page.locator(".jp-Dialog")
+        if dialog.count() and "Select Kernel" in dialog.first.inner_text():
+            dialog.first.locator(".jp-mod-accept").click()
+        else:
+            check_dialog(page)
+        if time.monotonic() > deadline:
+            raise BrowserTestError(
+                f"kernel not idle after {timeout_s} s: "
+                + page.evaluate(KERNEL_JS))
+        time.sleep(0.5)
+
+
+# the code cells of the open notebook, read from JupyterLab's model
+CELLS_JS = """() => jupyterapp.shell.currentWidget.content.widgets
+    .filter(cell => cell.model.type === 'code')
+    .map(cell => ({
+        source: cell.model.sharedModel.getSource(),
+        count: cell.model.executionCount,
+        running: cell.model.executionState === 'running',
+        errors: cell.model.outputs.toJSON()
+            .filter(out => out.output_type === 'error')
+            .map(out => out.ename + ': ' + out.evalue + '\\n'
+                 + out.traceback.slice(-3).join('\\n'))}))"""
+ANSI = re.compile(r"\x1b\[[0-9;]*m")
+
+
+def code_cells(page):
+    """Return, per code cell: source, count, running and errors."""
+    return page.evaluate(CELLS_JS)
+
+
+def check_dialog(page):
+    """Raise if JupyterLab shows a dialog (kernel died, and the like)."""
+    dialog = page.locator(".jp-Dialog")
+    if dialog.count():
+        raise BrowserTestError(
+            "JupyterLab shows a dialog: " + dialog.first.inner_text())
+
+
+def run_all_cells(page, timeout_s):
+    """Clear the outputs, run all cells from the Run menu, wait for idle."""
+    wait_kernel_idle(page, 300)
+    click_menu(page, "Edit", "Clear Outputs of All Cells")
+    page.wait_for_function(
+        "() => (" + CELLS_JS + ")().every(c => c.count === null)",
+        timeout=30_000)
+    click_menu(page, "Run", "Run All Cells")
+    deadline = time.monotonic() + timeout_s
+    page.wait_for_function(
+        "() => (" + CELLS_JS + ")().some(c => c.running || c.count)",
+        timeout=60_000)
+    while any(cell["running"] for cell in code_cells(page)):
+        check_dialog(page)
+        if time.monotonic() > deadline:
+            raise BrowserTestError(f"cells still running after {timeout_s} s")
+        time.sleep(1)
+    wait_kernel_idle(page, 60)
+
+
+def error_outputs(scope):
+    """Return the text of the error outputs shown under a page or element."""
+    texts = scope.locator(
+        '.jp-OutputArea-output[data-mime-type='
+        '"application/vnd.jupyter.stderr"]').all_inner_texts()
+    return [text for text in texts if ERROR_TEXT.search(text)]
+
+
+def check_cells(page):
+    """Raise if a cell failed or was not run."""
+    cells = code_cells(page)
+    for number, cell in enumerate(cells, start=1):
+        if cell["errors"]:
+            raise BrowserTestError(
+                f"code cell {number} failed: "
+                + ANSI.sub("", cell["errors"][0])[:1500])
+    not_run = [number for number, cell in enumerate(cells, start=1)
+               if cell["source"].strip() and cell["count"] is None]
+    if not_run:
+        raise BrowserTestError(
+            f"code cells {not_run} did not run (no error shown)")
+
+
+def find_explorer(page):
+    """Return the explorer element; raise if it is not a live widget.
+
+    The explorer is the output area of the last cell that shows an
+    ipywidgets control: an `interact`, or controls displayed beside an
+    `interactive_output`.
+    """
+    outputs = page.locator(".jp-OutputArea-output")
+    with_controls = page.locator(".jp-Cell-outputArea").filter(
+        has=page.locator(CONTROLS))
+    try:
+        with_controls.first.wait_for(timeout=30_000)
+    except PlaywrightTimeout:
+        pass  # reported below, with what the page shows instead
+    text = "\n".join(outputs.all_inner_texts())
+    if "Error displaying widget" in text:
+        raise BrowserTestError("the page says: Error displaying widget")
+    match = re.search(r"(interactive|[HV]Box)\(children=.{0,80}", text)
+    if match:
+        raise BrowserTestError(f"explorer shown as text: {match.group(0)}")
+    if not with_controls.count():
+        raise BrowserTestError("no explorer (ipywidgets control) found")
+    explorer = with_controls.last
+    explorer.scroll_into_view_if_needed()
+    return explorer
+
+
+def control_name(control):
+    """Return the label a person reads beside a control."""
+    for label in control.locator(".widget-label, .widget-label-basic").all():
+        name = label.inner_text().strip("\u200b \n")
+        if name:
+            return name
+    return control.get_attribute("class").split()[-1]
+
+
+def drag_slider(page, control):
+    """Drag a slider's handle by a third of its track; return the readout."""
+    handle = control.locator(".noUi-handle").first
+    track = control.locator(".noUi-target").first.bounding_box()
+    if track["width"] < MIN_SLIDER_PX:
+        raise BrowserTestError(
+            f"slider {control_name(control)!r} is {track['width']:.0f} px "
+            f"long: too short to drag (give it a wider layout)")
+    box = handle.bounding_box()
+    x, y = box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
+    # towards the side with more room
+    room_right = track["x"] + track["width"] - x
+    step = track["width"] / 3 * (1 if room_right > track["width"] / 2
+                                 else -1)
+    page.mouse.move(x, y)
+    page.mouse.down()
+    page.mouse.move(x + step, y, steps=12)
+    page.mouse.up()
+    return control.locator(".widget-readout").first.inner_text()
+
+
+def type_sentence(page, control):
+    """Type a sentence over a text box's text (or step a number box up) and
+    press Enter; return the box's new text."""
+    box = control.locator("input, textarea").first
+    box.click()
+    if box.get_attribute("type") == "number":
+        page.keyboard.press("ArrowUp")
+    else:
+        text = next(s for s in SENTENCES if s != box.input_value())
+        page.keyboard.press("ControlOrMeta+A")
+        page.keyboard.type(text, delay=40)
+    page.keyboard.press("Enter")
+    return box.input_value()
+
+
+def pick_other(control):
+    """Choose another option of a drop-down, checkbox or button row."""
+    select = control.locator("select")
+    if select.count():
+        options = select.first.locator("option").all_inner_texts()
+        current = select.first.input_value()
+        choice = next(o for o in options if o != current)
+        select.first.select_option(label=choice)
+        return choice
+    if control.locator("input[type=checkbox]").count():
+        control.locator("input[type=checkbox]").first.click()
+        return "toggled"
+    option = control.locator(
+        "button:not(.mod-active), input[type=radio]:not(:checked)").first
+    option.click()
+    return option.inner_text() or "clicked"
+
+
+def work_control(page, control):
+    """Work one control as a person would; return what it now shows."""
+    classes = control.get_attribute("class")
+    if "widget-slider" in classes:
+        before = control.locator(".widget-readout").first.inner_text()
+        after = drag_slider(page, control)
+        if after == before:
+            raise BrowserTestError(
+                f"slider {control_name(control)!r} did not move when "
+                "dragged")
+        return f"{before} -> {after}"
+    if "widget-text" in classes:
+        return repr(type_sentence(page, control))
+    return pick_other(control)
+
+
+# what an explorer shows, as opposed to its controls
+SHOWN = ".widget-output, .widget-image, .widget-html, .widget-htmlmath"
+
+
+# what a person sees there: the text, and each image's data
+SHOWN_JS = """els => els.map(el => el.innerText + [
+    ...el.querySelectorAll('img')].map(img => img.src).join('|')).join('|')"""
+
+
+def shown_html(explorer):
+    """Return what the explorer shows (text and figures), as a string."""
+    return explorer.locator(SHOWN).evaluate_all(SHOWN_JS)
+
+
+def wait_settled(explorer, deadline):
+    """Wait until what the explorer shows stays the same for a second;
+    return its HTML then."""
+    stable, last = 0, None
+    while stable < 4 and time.monotonic() < deadline:
+        html = shown_html(explorer)
+        stable = stable + 1 if html == last else 0
+        last = html
+        time.sleep(0.25)
+    return last
+
+
+def wait_output_change(page, explorer, before, timeout_s):
+    """Wait until the explorer has answered a control and settled; return
+    whether what it shows differs from `before`.
+
+    Redrawing the same figure clears it for a moment: only the settled
+    result counts as a change.
+    """
+    deadline = time.monotonic() + timeout_s
+    while shown_html(explorer) == before:
+        if time.monotonic() > deadline:
+            return False
+        time.sleep(0.25)
+    wait_settled(explorer, deadline)
+    wait_kernel_idle(page, timeout_s)
+    return wait_settled(explorer, deadline) != before
+
+
+def check_no_repr(explorer):
+    """Raise if the explorer shows a returned value as text (a repr).
+
+    Printed text is stdout; a text/plain output in an explorer is the
+    repr of what its callback returned, such as a raw tensor.
+    """
+    reprs = explorer.locator(
+        '.jp-OutputArea-output[data-mime-type="text/plain"]')
+    if reprs.count():
+        raise BrowserTestError(
+            "the explorer shows a returned value as text (its callback "
+            f"should return None): {reprs.first.inner_text()[:120]!r}")
+
+
+def explore(page, explorer, out_dir):
+    """Work every control of the explorer; return notes on each."""
+    if not explorer.locator(SHOWN).count():
+        raise BrowserTestError("the explorer shows no output area")
+    explorer.screenshot(path=out_dir / "explorer-before.png")
+    notes, changed = [], []
+    for i, control in enumerate(explorer.locator(CONTROLS).all()):
+        before = shown_html(explorer)
+        name = control_name(control)
+        shown = work_control(page, control)
+        change = wait_output_change(page, explorer, before, CHANGE_TIMEOUT_S)
+        explorer.screenshot(path=out_dir / f"explorer-after-{i + 1}.png")
+        errors = error_outputs(explorer)
+        if errors:
+            raise BrowserTestError(
+                f"explorer error after working {name!r}: {errors[0][-1500:]}")
+        check_no_repr(explorer)
+        notes.append(f"{name}: {shown}, "
+                     + ("output changed" if change else "OUTPUT UNCHANGED"))
+        changed.append(change)
+    unchanged = [note for note, change in zip(notes, changed) if not change]
+    if unchanged:
+        raise BrowserTestError(
+            "working a control of the explorer changed nothing: "
+            + "; ".join(unchanged))
+    return notes
+
+
+# per figure of the notebook: the prompt of its cell, its size as drawn
+# (natural) and as shown (client)
+FIGURES_JS = """els => els.map(img => {
+    const cell = img.closest('.jp-Cell');
+    const prompt = cell && cell.querySelector('.jp-InputPrompt');
+    return {cell: prompt ? prompt.innerText.replace(':', '').trim() : '?',
+            natural: [img.naturalWidth, img.naturalHeight],
+            shown: [img.clientWidth, img.clientHeight]};
+})"""
+# text outputs a student should not see: the repr of a plotting object
+RAW_REPR = re.compile(
+    r"<(Figure size [^>]*|[\w.]+ (object )?at 0x[0-9a-f]+)>"
+    r"|^(Text|Line2D)\(.*\)$|^\[<matplotlib", re.M)
+
+
+def save_figures(page, out_dir):
+    """Save a screenshot of every figure; return notes on their sizes."""
+    images = page.locator(".jp-OutputArea-output img")
+    notes = []
+    for i, info in enumerate(images.evaluate_all(FIGURES_JS)):
+        image = images.nth(i)
+        image.scroll_into_view_if_needed()
+        image.screenshot(path=out_dir / f"figure-{i + 1:02d}.png")
+        (width, height), (shown_w, shown_h) = info["natural"], info["shown"]
+        where = f"figure {i + 1} (cell {info['cell']}, {width}x{height} px)"
+        if shown_w < 0.95 * width:
+            notes.append(f"note: {where} shrunk to {shown_w} px wide")
+        if shown_h > 800:
+            notes.append(f"note: {where} is taller than a laptop window")
+        if max(shown_w, shown_h) < 200:
+            notes.append(f"note: {where} is very small")
+    return [f"{images.count()} figures saved"] + notes
+
+
+def raw_reprs(page):
+    """Return notes on text outputs that show a raw object repr."""
+    outputs = page.locator(
+        '.jp-OutputArea-output[data-mime-type="text/plain"]')
+    return [f"note: raw repr shown: {match.group(0)[:100]!r}"
+            for text in outputs.all_inner_texts()
+            for match in [RAW_REPR.search(text)] if match]
+
+
+class Console:
+    """The browser console's errors, and uncaught page errors."""
+
+    def __init__(self, page):
+        self.errors = []
+        page.on("console", self.on_message)
+        page.on("pageerror", lambda error: self.errors.append(str(error)))
+
+    def on_message(self, message):
+        """Keep a console message if it is an error."""
+        if message.type == "error":
+            self.errors.append(message.text)
+
+    def widget_errors(self):
+        """Return the errors that come from the widgets."""
+        return [text for text in self.errors if WIDGET_ERROR.search(text)]
+
+
+def check_notebook(browser, server, path, out_dir):
+    """Open one notebook, run it and work its explorer; return notes."""
+    page = browser.new_page(viewport={"width": 1280, "height": 900})
+    console = Console(page)
+    try:
+        page.goto(server.url(path.name))
+        page.locator(".jp-NotebookPanel .jp-Cell").first.wait_for(
+            timeout=120_000)
+        run_all_cells(page, RUN_TIMEOUT_S)
+        check_cells(page)
+        explorer = find_explorer(page)
+        notes = explore(page, explorer, out_dir)
+        explorer.scroll_into_view_if_needed()
+        page.screenshot(path=out_dir / "page-at-explorer.png")
+        notes += save_figures(page, out_dir) + raw_reprs(page)
+        if console.widget_errors():
+            raise BrowserTestError(
+                "widget errors in the browser console: "
+                + " | ".join(console.widget_errors())[:1500])
+        return notes + [f"console error: {text[:200]}"
+                        for text in console.errors]
+    except BrowserTestError:
+        page.screenshot(path=out_dir / "failure.png")
+        raise
+    finally:
+        page.close()
+
+
+def notebook_paths(args):
+    """Return the notebooks to test: the ones named, or all of them."""
+    paths = [Path(arg) for arg in args] or sorted(NOTEBOOKS.glob("*.ipynb"))
+    missing = [str(path) for path in paths if not path.is_file()]
+    if missing:
+        sys.exit(f"no such notebook: {', '.join(missing)}")
+    return paths
+
+
+def run_notebooks(chromium, server, paths):
+    """Test each notebook in turn; return the names of the failures."""
+    failed = []
+    args = ["--no-sandbox"] if os.geteuid() == 0 else []
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(
+            executable_path=chromium, headless=True, args=args)
+        for path in paths:
+            out_dir = OUT_DIR / path.stem
+            shutil.rmtree(out_dir, ignore_errors=True)
+            out_dir.mkdir(parents=True)
+            start = time.monotonic()
+            try:
+                notes = check_notebook(browser, server, path, out_dir)
+            except (BrowserTestError, PlaywrightError) as error:
+                failed.append(path.name)
+                notes = [f"FAILED: {error}"]
+            server.shutdown_kernels()  # frees the CPU for the next one
+            seconds = time.monotonic() - start
+            status = "FAIL" if path.name in failed else "PASS"
+            print(f"{status} {path.name} ({seconds:.0f} s)", flush=True)
+            for note in notes:
+                print(f"    {note}", flush=True)
+        browser.close()
+    return failed
+
+
+def digests(paths):
+    """Return the SHA-256 of each file, to show it was left unchanged."""
+    return {path: hashlib.sha256(path.read_bytes()).hexdigest()
+            for path in paths}
+
+
+def missing_tools():
+    """Return what is missing to run the test, with how to install it."""
+    if find_chromium() is None:
+        return ("Chromium is not installed (looked for "
+                f"{' and '.join(BROWSERS)}). Install it with:\n"
+                f"    {INSTALL_HINT}")
+    if sync_playwright is None:
+        return ("Playwright for Python is not installed. Install it with:\n"
+                "    .venv/bin/python -m pip install -r requirements-dev.txt")
+    return None
+
+
+def main(argv=None):
+    """Test the notebooks given on the command line, or all of them."""
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("notebooks", nargs="*",
+                        help="notebook files (default: notebooks/*.ipynb)")
+    args = parser.parse_args(argv)
+    problem = missing_tools()
+    if problem:
+        print(problem, file=sys.stderr)
+        return 2
+    # stopped from outside (a CI time limit): still stop the server
+    signal.signal(signal.SIGTERM, lambda signum, frame: sys.exit(143))
+    paths = notebook_paths(args.notebooks)
+    before = digests(paths)
+    OUT_DIR.mkdir(parents=True, exist_ok=True)
+    with tempfile.TemporaryDirectory(prefix="browser-test-") as tmp:
+        served = copy_notebooks(paths, Path(tmp))
+        server = LabServer(served, Path(tmp), OUT_DIR / "jupyterlab.log")
+        try:
+            server.wait_ready()
+            failed = run_notebooks(find_chromium(), server, paths)
+        finally:
+            server.stop()
+    after = digests(paths)
+    changed = [path.name for path in paths if after[path] != before[path]]
+    if changed:
+        print("FAIL notebook files changed while the test ran: "
+              + ", ".join(changed))
+    print(f"browser: {len(paths) - len(failed)} passed, "
+          f"{len(failed)} failed")
+    print(f"screenshots in {OUT_DIR.relative_to(ROOT)}/")
+    return 1 if failed or changed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
