@@ -28,29 +28,11 @@ from d2l_attention import (
     truncate_pad,
 )
 
-CORPUS = (
-    "Go.\tVa !\n"
-    "Hi.\tSalut !\n"
-    "Go now!\tVas-y maintenant !\n"
-    "I lost.\tJ'ai perdu.\n"
-    "Go.\tBouge !\n"
-)
-
-
-@pytest.fixture(scope="module")
-def data_dir(tmp_path_factory):
-    """A data folder holding a five-pair corpus."""
-    folder = tmp_path_factory.mktemp("data")
-    (folder / "fra-eng").mkdir()
-    (folder / "fra-eng" / "fra.txt").write_text(CORPUS, encoding="utf-8")
-    return folder
-
-
 # ---- data ----------------------------------------------------------------
 
 
-def test_read_data_nmt_from_a_folder(data_dir):
-    assert read_data_nmt(data_dir) == CORPUS
+def test_read_data_nmt_from_a_folder(data_dir, corpus):
+    assert read_data_nmt(data_dir) == corpus
 
 
 def test_missing_corpus_says_run_make_data(tmp_path):
@@ -64,8 +46,8 @@ def test_preprocess_matches_d2l(d2l):
     assert preprocess_nmt("Hi.") == "hi ."
 
 
-def test_tokenize_takes_exactly_num_examples():
-    text = preprocess_nmt(CORPUS)
+def test_tokenize_takes_exactly_num_examples(corpus):
+    text = preprocess_nmt(corpus)
     source, target = tokenize_nmt(text, 3)
     assert source == [["go", "."], ["hi", "."], ["go", "now", "!"]]
     assert target[2] == ["vas-y", "maintenant", "!"]

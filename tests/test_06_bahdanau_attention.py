@@ -18,14 +18,6 @@ from d2l_attention import (
 # tools/ is on the path through conftest.py
 from d2l_reference import book_attention_decoder_class
 
-CORPUS = (
-    "Go.\tVa !\n"
-    "Hi.\tSalut !\n"
-    "Go now!\tVas-y maintenant !\n"
-    "I lost.\tJ'ai perdu.\n"
-    "Go.\tBouge !\n"
-)
-
 
 def book_decoder(d2l, *args):
     """The source's PyTorch Seq2SeqAttentionDecoder, built on d2l."""
@@ -207,14 +199,6 @@ def test_gru_dropout_between_layers_acts_in_training_only():
     assert not torch.allclose(run(), run())
     decoder.rnn.dropout = 0.0  # without it, training mode is deterministic
     assert torch.equal(run(), run())
-
-
-@pytest.fixture
-def data_dir(tmp_path):
-    """A data folder holding a five-pair corpus."""
-    (tmp_path / "fra-eng").mkdir()
-    (tmp_path / "fra-eng" / "fra.txt").write_text(CORPUS, encoding="utf-8")
-    return tmp_path
 
 
 def train_briefly(net, data_iter, tgt_vocab, num_epochs=30):
