@@ -1,8 +1,10 @@
 """tools/fetch_data.py: local copy, checked download, safe extraction."""
 
 import hashlib
+import http.client
 import importlib.util
 import io
+import stat
 import struct
 import zipfile
 from pathlib import Path
@@ -24,6 +26,15 @@ def load_fetch_data():
 
 
 fetch_data = load_fetch_data()
+
+
+def files_outside(root, data):
+    """Map every file under root but not under data to its bytes."""
+    return {
+        path: path.read_bytes()
+        for path in root.rglob("*")
+        if path.is_file() and not path.is_relative_to(data)
+    }
 
 
 def make_zip(path, members):
@@ -55,11 +66,35 @@ def test_local_archive_without_corpus_is_refused(tmp_path):
     assert not (tmp_path / "data" / "fra-eng.zip").exists()
 
 
-def test_local_file_that_is_not_a_zip_is_refused(tmp_path):
+NOT_ZIPS = {
+    "text": (b"not a zip", "not a readable zip archive"),
+    "empty file": (b"", "is empty, not a zip archive"),
+    "HTML error page": (
+        b"\n<!DOCTYPE html>\n<html><head><title>403 Forbidden</title>"
+        b"</head><body>Access denied by proxy</body></html>\n",
+        "is a web page, not a zip archive"),
+}
+
+
+@pytest.mark.parametrize("kind", sorted(NOT_ZIPS))
+def test_local_file_that_is_not_a_zip_is_refused(tmp_path, kind,
+                                                 monkeypatch, capsys):
+    content, message = NOT_ZIPS[kind]
     source = tmp_path / "src.zip"
-    source.write_text("not a zip")
-    with pytest.raises(fetch_data.DataError, match="not a readable zip"):
-        fetch_data.fetch(data_dir=tmp_path / "data", local=source)
+    source.write_bytes(content)
+    data = tmp_path / "data"
+    before = files_outside(tmp_path, data)
+    with pytest.raises(fetch_data.DataError, match=message):
+        fetch_data.fetch(data_dir=data, local=source)
+    monkeypatch.setattr(fetch_data, "DATA_DIR", data)
+    monkeypatch.setenv("FRA_ENG_ZIP", str(source))
+    assert fetch_data.main() == 1
+    err = capsys.readouterr().err.strip()
+    assert len(err.splitlines()) == 1 and "Traceback" not in err
+    assert str(source) in err and message in err
+    assert "FRA_ENG_ZIP=/path/to/fra-eng.zip make data" in err
+    assert files_outside(tmp_path, data) == before
+    assert not data.exists() or list(data.iterdir()) == []
 
 
 def test_missing_local_archive_is_refused(tmp_path):
@@ -85,12 +120,43 @@ def test_members_outside_fra_eng_are_refused(tmp_path, name):
         tmp_path / "src.zip", {"fra-eng/fra.txt": TEXT, name: "pwned"}
     )
     data = tmp_path / "data"
+    data.mkdir()
+    (data / "README.md").write_text("the project's data README")
+    before = files_outside(tmp_path, data)
     with pytest.raises(fetch_data.DataError, match="refusing archive member"):
         fetch_data.fetch(data_dir=data, local=source)
-    assert not (tmp_path / "evil.txt").exists()
-    assert not (data / "README.md").exists()
-    assert not (data / "fra-eng" / "fra.txt").exists()  # nothing extracted
-    assert not (data / "fra-eng.zip").exists()  # not even copied
+    assert files_outside(tmp_path, data) == before
+    assert not Path("/tmp/evil-absolute.txt").exists()
+    # nothing extracted, not even copied; the README left alone
+    assert sorted(p.name for p in data.iterdir()) == ["README.md"]
+    assert (data / "README.md").read_text() == "the project's data README"
+
+
+def symlink_zip(path, name, target):
+    """Write an archive holding the corpus and a symbolic link name."""
+    with zipfile.ZipFile(path, "w") as archive:
+        archive.writestr("fra-eng/fra.txt", TEXT)
+        link = zipfile.ZipInfo(name)
+        link.create_system = 3  # Unix, so external_attr holds the mode
+        link.external_attr = (stat.S_IFLNK | 0o777) << 16
+        archive.writestr(link, target)
+    return path
+
+
+@pytest.mark.parametrize("target", ["../../README.md", "/etc/passwd"])
+def test_symlink_member_is_refused(tmp_path, target, capsys, monkeypatch):
+    source = symlink_zip(tmp_path / "src.zip", "fra-eng/link", target)
+    data = tmp_path / "data"
+    before = files_outside(tmp_path, data)
+    with pytest.raises(fetch_data.DataError, match="symbolic link"):
+        fetch_data.fetch(data_dir=data, local=source)
+    assert files_outside(tmp_path, data) == before
+    assert not data.exists() or list(data.iterdir()) == []
+    monkeypatch.setattr(fetch_data, "DATA_DIR", data)
+    monkeypatch.setenv("FRA_ENG_ZIP", str(source))
+    assert fetch_data.main() == 1
+    err = capsys.readouterr().err
+    assert "refusing archive member 'fra-eng/link'" in err
 
 
 def test_extract_refuses_a_bad_member_of_an_archive_in_place(tmp_path):
@@ -162,14 +228,17 @@ def test_damaged_local_archive_gives_one_message(tmp_path, kind, monkeypatch,
                                                  capsys):
     source = damaged_zip(tmp_path / "src.zip", kind)
     data = tmp_path / "data"
+    before = files_outside(tmp_path, data)
     with pytest.raises(fetch_data.DataError, match=DAMAGE[kind][2]):
         fetch_data.fetch(data_dir=data, local=source)
     assert not data.exists() or list(data.iterdir()) == []
+    assert files_outside(tmp_path, data) == before
     monkeypatch.setattr(fetch_data, "DATA_DIR", data)
     monkeypatch.setenv("FRA_ENG_ZIP", str(source))
     assert fetch_data.main() == 1
     out = capsys.readouterr()
     assert out.out == "" and len(out.err.strip().splitlines()) == 1
+    assert "Traceback" not in out.err and DAMAGE[kind][2] in out.err
     assert "src.zip" in out.err and "make data" in out.err
 
 
@@ -251,15 +320,20 @@ def test_new_archive_replaces_the_whole_folder(tmp_path):
         "fra-eng", "fra-eng.zip"]
 
 
-def serve(monkeypatch, payload):
-    """Make urllib.request.urlopen return payload."""
+def serve(monkeypatch, payload, fail=None):
+    """Make urllib.request.urlopen return payload in two halves, raising
+    fail (an exception) instead of the second half when it is given."""
 
     class Response:
         def __init__(self):
-            self.chunks = [payload, b""]
+            half = len(payload) // 2
+            self.chunks = [payload[:half], fail or payload[half:], b""]
 
         def read(self, size=-1):
-            return self.chunks.pop(0)
+            chunk = self.chunks.pop(0)
+            if isinstance(chunk, BaseException):
+                raise chunk
+            return chunk
 
         def __enter__(self):
             return self
@@ -292,6 +366,41 @@ def test_download_with_wrong_checksum_leaves_nothing(tmp_path, monkeypatch):
     with pytest.raises(fetch_data.DataError, match="sha1"):
         fetch_data.fetch(data_dir=data, url="https://x/y.zip", sha1="0" * 40)
     assert list(data.iterdir()) == []  # no archive, no partial file
+
+
+@pytest.mark.parametrize("error", [
+    ConnectionResetError("connection reset by peer"),
+    http.client.IncompleteRead(b"", 1000),
+    KeyboardInterrupt(),
+], ids=["reset", "incomplete", "ctrl-c"])
+def test_download_cut_half_way_leaves_nothing(tmp_path, monkeypatch, capsys,
+                                              error):
+    payload = make_zip(tmp_path / "x.zip", {"fra-eng/fra.txt": TEXT * 99})
+    serve(monkeypatch, payload.read_bytes(), fail=error)
+    data = tmp_path / "data"
+    before = files_outside(tmp_path, data)
+    with pytest.raises(type(error)
+                       if isinstance(error, KeyboardInterrupt)
+                       else fetch_data.DataError):
+        fetch_data.fetch(data_dir=data, url="https://x/y.zip")
+    assert list(data.iterdir()) == []  # no archive, no partial file
+    monkeypatch.setattr(fetch_data, "DATA_DIR", data)
+    monkeypatch.setattr(fetch_data, "URL", "https://x/y.zip")
+    monkeypatch.delenv("FRA_ENG_ZIP", raising=False)
+    assert fetch_data.main() in (1, 130)
+    err = capsys.readouterr().err.strip()
+    assert len(err.splitlines()) == 1 and "Traceback" not in err
+    assert "nothing was kept" in err or "no half-written file" in err
+    assert list(data.iterdir()) == []
+    assert files_outside(tmp_path, data) == before
+
+
+def test_download_of_a_web_page_is_named(tmp_path, monkeypatch):
+    serve(monkeypatch, b"<!DOCTYPE html><html>Proxy login</html>")
+    data = tmp_path / "data"
+    with pytest.raises(fetch_data.DataError, match="gave a web page"):
+        fetch_data.fetch(data_dir=data, url="https://x/y.zip")
+    assert list(data.iterdir()) == []
 
 
 def test_failed_download_says_how_to_get_the_archive(tmp_path, monkeypatch):

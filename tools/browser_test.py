@@ -5,13 +5,15 @@
 
 What a new user would do, done by Playwright for Python in the system
 Chromium (Debian's package `chromium`; no browser is downloaded). For each
-notebook: open it, clear the outputs and run all cells from the menus, wait
-until the kernel is idle, fail on a cell error, find the explorer (the
-ipywidgets `interact` area) and check that it is a live widget, work each of
-its controls with the mouse and keyboard (drag a slider, type a sentence and
-press Enter, pick another option), check that the figure or text changed,
-and fail on console errors that come from the widgets. Screenshots of the
-explorer before and after, and of every figure, go to build/browser/NAME/.
+notebook: open it and check that its saved explorer shows as a widget (the
+notebooks are trusted, as `make lab` trusts them); clear the outputs and
+run all cells from the menus, wait until the kernel is idle, fail on a cell
+error, find the explorer (the ipywidgets `interact` area) and check that it
+is a live widget, work each of its controls with the mouse and keyboard
+(drag a slider, type a sentence and press Enter, pick another option),
+check that the figure or text changed, and fail on console errors that come
+from the widgets. Screenshots of the explorer before and after, and of
+every figure, go to build/browser/NAME/.
 
 JupyterLab serves a temporary copy of notebooks/ (the data folder is linked
 beside it), so autosave never touches the project's files; the server runs
@@ -554,6 +556,12 @@ def check_notebook(browser, server, path, out_dir):
         page.goto(server.url(path.name))
         page.locator(".jp-NotebookPanel .jp-Cell").first.wait_for(
             timeout=120_000)
+        try:  # the saved explorer of a trusted notebook is a widget
+            find_explorer(page)
+        except BrowserTestError as error:
+            raise BrowserTestError(
+                f"before Run All, in the saved outputs: {error}") from error
+        page.screenshot(path=out_dir / "saved-explorer.png")
         run_all_cells(page, RUN_TIMEOUT_S)
         check_cells(page)
         explorer = find_explorer(page)
@@ -645,6 +653,9 @@ def main(argv=None):
     OUT_DIR.mkdir(parents=True, exist_ok=True)
     with tempfile.TemporaryDirectory(prefix="browser-test-") as tmp:
         served = copy_notebooks(paths, Path(tmp))
+        # as `make lab` does: trusted, so the saved widgets show on opening
+        subprocess.run([str(JUPYTER), "trust", *map(str, served.glob(
+            "*.ipynb"))], check=True, stdout=subprocess.DEVNULL)
         server = LabServer(served, Path(tmp), OUT_DIR / "jupyterlab.log")
         try:
             server.wait_ready()

@@ -3,7 +3,8 @@
     python tools/fetch_data.py                        # download (sha1 checked)
     FRA_ENG_ZIP=/path/fra-eng.zip python tools/fetch_data.py   # local copy
 
-The archive must hold fra-eng/fra.txt, and nothing outside fra-eng/. Every
+The archive must hold fra-eng/fra.txt, and nothing but plain files and
+folders inside fra-eng/ (no '..', absolute path or symbolic link). Every
 archive is read in full before it is used, so a damaged one (corrupt or
 truncated compressed data, a CRC mismatch, a compression method this Python
 cannot read) is reported in one message, and a damaged data/fra-eng.zip
@@ -17,6 +18,7 @@ import hashlib
 import http.client
 import os
 import shutil
+import stat
 import sys
 import tempfile
 import urllib.request
@@ -77,16 +79,24 @@ def unsafe_name(name):
     return None
 
 
-def check_names(path, names):
-    """Raise DataError unless every member name stays inside fra-eng/."""
-    if MEMBER not in names:
+def is_link(info):
+    """Return True if the archive member info is a symbolic link."""
+    return stat.S_ISLNK(info.external_attr >> 16)
+
+
+def check_members(path, infos):
+    """Raise DataError unless every member is a plain file or folder
+    inside fra-eng/."""
+    if MEMBER not in [info.filename for info in infos]:
         raise DataError(f"{path} does not hold {MEMBER}")
-    for name in names:
-        why = unsafe_name(name)
+    for info in infos:
+        why = unsafe_name(info.filename)
+        if why is None and is_link(info):
+            why = "it is a symbolic link"
         if why:
             raise DataError(
-                f"{path}: refusing archive member {name!r}: {why}; only "
-                f"files under {FOLDER}/ are extracted")
+                f"{path}: refusing archive member {info.filename!r}: {why}; "
+                f"only plain files under {FOLDER}/ are extracted")
 
 
 def damage(error, info):
@@ -119,16 +129,27 @@ def read_all(archive, path):
             raise DataError(message) from error
 
 
+def not_a_zip(path, error):
+    """Return what a file that zipfile cannot open most likely is."""
+    with open(path, "rb") as f:
+        head = f.read(1024).lstrip().lower()
+    if not head:
+        return f"{path} is empty, not a zip archive"
+    if head.startswith((b"<!doctype html", b"<html", b"<?xml", b"<head")):
+        return (f"{path} is a web page, not a zip archive: an error or "
+                "login page of a server or proxy was saved in its place")
+    return (f"{path} is not a readable zip archive: it is truncated or not "
+            f"a zip file ({error})")
+
+
 def check_archive(path):
     """Raise DataError unless path is a sound zip holding only fra-eng/."""
     try:
         with zipfile.ZipFile(path) as archive:
-            check_names(path, archive.namelist())
+            check_members(path, archive.infolist())
             read_all(archive, path)
     except (zipfile.BadZipFile, OSError, EOFError, ValueError) as error:
-        message = (f"{path} is not a readable zip archive: it is truncated "
-                   f"or not a zip file ({error})")
-        raise DataError(message) from error
+        raise DataError(not_a_zip(path, error)) from error
 
 
 def crc_of(path):
@@ -157,7 +178,7 @@ def replace_folder(new, target, trash):
 def extract(zip_path, data_dir):
     """Extract fra-eng/ into data_dir, whole or not at all."""
     with zipfile.ZipFile(zip_path) as archive:
-        check_names(zip_path, archive.namelist())
+        check_members(zip_path, archive.infolist())
         files = [info for info in archive.infolist() if not info.is_dir()]
         if all(in_place(data_dir / info.filename, info) for info in files):
             return
@@ -196,17 +217,24 @@ def download(url, target, sha1, timeout=30):
 
     def write_download(out):
         digest = hashlib.sha1()
+        head = b""
         try:
             with urllib.request.urlopen(url, timeout=timeout) as response:
                 for block in iter(lambda: response.read(1 << 20), b""):
+                    head = head or block[:64]
                     digest.update(block)
                     out.write(block)
         except (OSError, http.client.HTTPException) as error:
-            raise DataError(f"could not download {url} ({error})") from error
-        if digest.hexdigest() != sha1:
             raise DataError(
-                f"{url} has sha1 {digest.hexdigest()}, expected {sha1}; "
-                "nothing was kept"
+                f"could not download {url} ({error}); nothing was kept"
+            ) from error
+        if digest.hexdigest() != sha1:
+            what = ("a web page (an error or login page of a server or "
+                    "proxy)" if head.lstrip().startswith(b"<") else
+                    "a file that is not the expected archive")
+            raise DataError(
+                f"{url} gave {what}: sha1 {digest.hexdigest()}, expected "
+                f"{sha1}; nothing was kept"
             )
 
     atomic_write(target, write_download)
@@ -255,6 +283,10 @@ def main():
     except OSError as error:  # disk full, no permission: no traceback
         print(f"fetch_data: {error}", file=sys.stderr)
         return 1
+    except KeyboardInterrupt:
+        print("fetch_data: interrupted; no half-written file was kept",
+              file=sys.stderr)
+        return 130
     shown = path.relative_to(ROOT) if path.is_relative_to(ROOT) else path
     print(f"fetch_data: {shown} is ready")
     return 0

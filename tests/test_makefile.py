@@ -1,0 +1,183 @@
+"""The Makefile as a new user meets it: offline, with a half-made .venv.
+
+Each test runs `make` on a copy of the project's Makefile, tools and two
+notebooks in a temporary folder. Stand-in scripts play the interpreter and
+pip, so nothing is installed; `jupyter trust` is the real one, with its
+secret and database in the temporary folder. "Offline" is an HTTPS proxy
+on a closed local port, so the download fails at once.
+"""
+
+import os
+import shutil
+import stat
+import subprocess
+import sys
+from pathlib import Path
+
+import nbformat
+import pytest
+from nbformat.sign import NotebookNotary
+
+ROOT = Path(__file__).resolve().parent.parent
+REAL_PYTHON = sys.executable  # the project's .venv, where nbformat lives
+REAL_JUPYTER = Path(sys.executable).parent / "jupyter"
+NOTEBOOKS = ("01_masked_softmax.ipynb", "05_seq2seq.ipynb")
+GET_CORPUS = "FRA_ENG_ZIP=/path/to/fra-eng.zip make data"
+
+pytestmark = pytest.mark.skipif(
+    shutil.which("make") is None or not REAL_JUPYTER.exists(),
+    reason="needs make and the project's .venv")
+
+
+def script(path, body):
+    """Write an executable shell script."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text("#!/bin/sh\n" + body)
+    path.chmod(path.stat().st_mode | stat.S_IXUSR)
+    return path
+
+
+def fake_venv_python(venv, log, pip_works=True):
+    """A .venv/bin/python that logs pip calls and runs everything else."""
+    pip = 'echo "pip $*" >> "%s"; exit 0' % log if pip_works else "exit 1"
+    return script(venv / "bin" / "python", f"""\
+if [ "$1" = -m ] && [ "$2" = pip ]; then shift 2; {pip}; fi
+exec "{REAL_PYTHON}" "$@"
+""")
+
+
+@pytest.fixture
+def project(tmp_path):
+    """A copy of the project's set-up files, with a working stand-in .venv."""
+    proj = tmp_path / "project"
+    for name in ("Makefile", "requirements.txt", "requirements-dev.txt",
+                 "pyproject.toml", "tools/fetch_data.py"):
+        (proj / name).parent.mkdir(parents=True, exist_ok=True)
+        shutil.copy(ROOT / name, proj / name)
+    for name in NOTEBOOKS:
+        (proj / "notebooks").mkdir(exist_ok=True)
+        shutil.copy(ROOT / "notebooks" / name, proj / "notebooks" / name)
+    (proj / "data").mkdir()
+    (tmp_path / "jupyter-data").mkdir()
+    log = tmp_path / "calls.log"
+    fake_venv_python(proj / ".venv", log)
+    script(proj / ".venv" / "bin" / "jupyter", f"""\
+echo "jupyter $*" >> "{log}"
+if [ "$1" = trust ]; then exec "{REAL_JUPYTER}" "$@"; fi
+""")
+    stamp = proj / ".venv" / ".installed"
+    stamp.touch()
+    later = stamp.stat().st_mtime + 60  # newer than the requirements
+    os.utime(stamp, (later, later))
+    return proj
+
+
+def make(proj, *args):
+    """Run make offline in proj; return the completed process."""
+    env = {key: value for key, value in os.environ.items()
+           if key.lower() not in ("fra_eng_zip", "no_proxy", "makeflags",
+                                  "makelevel", "mflags")}
+    closed = "http://127.0.0.1:9"  # discard port: nothing listens
+    env.update(https_proxy=closed, HTTPS_PROXY=closed,
+               JUPYTER_DATA_DIR=str(proj.parent / "jupyter-data"))
+    return subprocess.run(["make", *args], cwd=proj, env=env, text=True,
+                          capture_output=True, timeout=300)
+
+
+def calls(proj):
+    """The stand-in pip and jupyter calls logged so far."""
+    log = proj.parent / "calls.log"
+    return log.read_text().splitlines() if log.exists() else []
+
+
+def trusted(proj, name):
+    """Return True if jupyter trusts notebooks/name in this test's set-up."""
+    notary = NotebookNotary(data_dir=str(proj.parent / "jupyter-data"))
+    nb = nbformat.read(proj / "notebooks" / name, as_version=4)
+    return notary.check_signature(nb)
+
+
+def test_lab_opens_offline_with_a_warning_and_trusted_notebooks(project):
+    assert not any(trusted(project, name) for name in NOTEBOOKS)
+    done = make(project, "lab")
+    assert done.returncode == 0, done.stderr
+    assert "could not download" in done.stderr
+    assert "make lab: warning: going on without the English-French" \
+           in done.stderr
+    assert "notebooks 05 and later need it" in done.stderr
+    assert GET_CORPUS in done.stderr
+    assert "Traceback" not in done.stderr
+    assert calls(project)[-1].startswith("jupyter lab --notebook-dir=")
+    # trusted, so JupyterLab shows the saved explorer widgets
+    assert all(trusted(project, name) for name in NOTEBOOKS)
+
+
+def test_test_stops_without_the_corpus_and_says_so(project):
+    done = make(project, "test")
+    assert done.returncode != 0
+    assert "make test: stopped: the English-French corpus is needed" \
+           in done.stderr
+    assert GET_CORPUS in done.stderr
+    assert "Traceback" not in done.stderr
+
+
+def fake_python3(tmp_path, pip_works=True):
+    """A python3 whose `-m venv DIR` makes a stand-in venv in DIR."""
+    log = tmp_path / "calls.log"
+    maker = script(tmp_path / "maker.py", "")
+    maker.write_text(
+        "import sys\n"
+        f"sys.path.insert(0, {str(Path(__file__).parent)!r})\n"
+        "from pathlib import Path\n"
+        "from test_makefile import fake_venv_python\n"
+        f"fake_venv_python(Path(sys.argv[1]), {str(log)!r}, {pip_works})\n")
+    return script(tmp_path / "bin" / "python3", f"""\
+if [ "$1" = -m ] && [ "$2" = venv ]; then
+    exec "{REAL_PYTHON}" "{maker}" "$3"
+fi
+exec "{REAL_PYTHON}" "$@"
+""")
+
+
+HALF_MADE = {
+    # python3-venv was missing: the interpreter is there, pip is not
+    "no pip, no stamp": lambda venv: (
+        fake_venv_python(venv, "/dev/null", pip_works=False),
+        (venv / ".installed").unlink()),
+    # an install cut short: no stamp
+    "no stamp": lambda venv: (venv / ".installed").unlink(),
+    # the Python it was made from is gone
+    "dangling interpreter": lambda venv: (
+        (venv / "bin" / "python").unlink(),
+        (venv / "bin" / "python").symlink_to(venv / "gone" / "python3")),
+}
+
+
+@pytest.mark.parametrize("kind", sorted(HALF_MADE))
+def test_half_made_venv_is_rebuilt(project, tmp_path, kind):
+    venv = project / ".venv"
+    HALF_MADE[kind](venv)
+    (venv / "left-over").touch()
+    python3 = fake_python3(tmp_path)
+    done = make(project, "setup", f"PYTHON={python3}")
+    assert done.returncode == 0, done.stderr
+    assert "creating a fresh .venv" in done.stdout
+    assert not (venv / "left-over").exists()
+    assert (venv / ".installed").exists()
+    pip = [line for line in calls(project) if line.startswith("pip install")]
+    assert any("-r requirements.txt" in line for line in pip)
+    assert any("-r requirements-dev.txt" in line for line in pip)
+    assert any("--no-deps d2l==0.17.6" in line for line in pip)
+    again = make(project, "setup", f"PYTHON={python3}")
+    assert again.returncode == 0 and "creating" not in again.stdout
+
+
+def test_venv_without_pip_says_what_to_install(project, tmp_path):
+    (project / ".venv" / ".installed").unlink()
+    python3 = fake_python3(tmp_path, pip_works=False)
+    done = make(project, "lab", f"PYTHON={python3}")
+    assert done.returncode != 0
+    assert "made no working pip" in done.stderr
+    assert "sudo apt install python3-venv" in done.stderr
+    assert not (project / ".venv").exists()  # the next make starts afresh
+    assert not any(line.startswith("jupyter") for line in calls(project))
