@@ -244,16 +244,22 @@ def test_damaged_local_archive_gives_one_message(tmp_path, kind, monkeypatch,
 
 @pytest.mark.parametrize("kind", sorted(DAMAGE))
 def test_damaged_archive_in_data_is_downloaded_again(tmp_path, kind,
-                                                     monkeypatch):
+                                                     monkeypatch, capsys):
     data = tmp_path / "data"
     data.mkdir()
     damaged_zip(data / "fra-eng.zip", kind)
     payload = make_zip(tmp_path / "x.zip", {"fra-eng/fra.txt": TEXT})
     serve(monkeypatch, payload.read_bytes())
     sha1 = hashlib.sha1(payload.read_bytes()).hexdigest()
+    before = files_outside(tmp_path, data)
     path = fetch_data.fetch(data_dir=data, url="https://x/y.zip", sha1=sha1)
     assert path.read_text() == TEXT
     assert (data / "fra-eng.zip").read_bytes() == payload.read_bytes()
+    err = capsys.readouterr().err
+    assert "replaced a damaged archive" in err and DAMAGE[kind][2] in err
+    assert files_outside(tmp_path, data) == before
+    assert sorted(p.name for p in data.iterdir()) == [
+        "fra-eng", "fra-eng.zip"]
 
 
 def test_damaged_archive_in_data_is_replaced_by_local_copy(tmp_path):
