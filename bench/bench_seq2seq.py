@@ -1,24 +1,28 @@
-"""Training time of notebook 06's Bahdanau model against d2l 0.17.6's code.
+"""Training time of notebooks 05 and 06's models against d2l 0.17.6's code.
 
-Like with like: both sides train the source's model (embed 32, hidden 32,
-2 layers, dropout 0.1, batch 64, 10 steps, lr 0.005, 600 pairs) on the
-same text for the same epochs and seeds, with the same number of CPU
-threads, and neither side plots. The reference is d2l's Seq2SeqEncoder,
-the source's Seq2SeqAttentionDecoder and d2l.train_seq2seq, with its
-Animator replaced by a stand-in that draws nothing (d2l.load_data_nmt
-reads our copy of the corpus through a patched d2l.read_data_nmt, since it
-would download); ours is d2l_attention's train_seq2seq without its plot
-and progress bar. The two sides alternate, and which one goes first
-alternates from seed to seed, so a change in the machine's load hits both.
-Each thread count gets a short untimed warm-up of both sides first.
+Two models, each trained by both sides: the no-attention encoder-decoder
+of notebook 05 (`--model seq2seq`) and the Bahdanau model of notebook 06
+(`--model bahdanau`). Like with like: both sides train the source's model
+(embed 32, hidden 32, 2 layers, dropout 0.1, batch 64, 10 steps, lr 0.005,
+600 pairs) on the same text for the same epochs and seeds, with the same
+number of CPU threads, and neither side plots. The reference is d2l's
+Seq2SeqEncoder with d2l's Seq2SeqDecoder or the source's
+Seq2SeqAttentionDecoder, trained by d2l.train_seq2seq with its Animator
+replaced by a stand-in that draws nothing (d2l.load_data_nmt reads our
+copy of the corpus through a patched d2l.read_data_nmt, since it would
+download); ours is d2l_attention's train_seq2seq without its plot and
+progress bar, with the thread count left as set. The two sides alternate,
+and which one goes first alternates from seed to seed, so a change in the
+machine's load hits both. Each thread count gets a short untimed warm-up
+of both sides first.
 
-Prints, per thread count, each run's wall time, final loss (the book's
-definition) and the mean of the book's BLEU (k=2) over the source's four
-sentences, then the means over seeds and the time ratio ours / d2l (below
-1 means ours is faster).
+Prints, per model and thread count, each run's wall time, final loss (the
+book's definition) and the mean of the book's BLEU (k=2) over the source's
+four sentences, then the means over seeds and the time ratio ours / d2l
+(below 1 means ours is faster).
 
-    .venv/bin/python bench/bench_seq2seq.py [--epochs N] [--seeds N]
-        [--threads 1,default]
+    .venv/bin/python bench/bench_seq2seq.py [--model seq2seq,bahdanau]
+        [--epochs N] [--seeds N] [--threads 1,default]
 """
 
 import argparse
@@ -71,13 +75,15 @@ def mean_bleu(predict, bleu, net, src_vocab, tgt_vocab, device):
     return sum(scores) / len(scores)
 
 
-def run_reference(d2l, data, num_epochs, device, seed):
+def run_reference(d2l, model, data, num_epochs, device, seed):
     """Train the book's model with d2l; return (seconds, loss, BLEU)."""
     train_iter, src_vocab, tgt_vocab = data
     torch.manual_seed(seed)
     random.seed(seed)
     encoder = d2l.Seq2SeqEncoder(len(src_vocab), **SIZES)
-    decoder = book_attention_decoder_class(d2l)(len(tgt_vocab), **SIZES)
+    decoder_class = (d2l.Seq2SeqDecoder if model == "seq2seq"
+                     else book_attention_decoder_class(d2l))
+    decoder = decoder_class(len(tgt_vocab), **SIZES)
     net = d2l.EncoderDecoder(encoder, decoder)
     printed = io.StringIO()
     start = time.perf_counter()
@@ -91,18 +97,20 @@ def run_reference(d2l, data, num_epochs, device, seed):
     return seconds, loss, score
 
 
-def run_ours(d2l, data, num_epochs, device, seed):
-    """Train notebook 06's model; return (seconds, loss, BLEU)."""
+def run_ours(d2l, model, data, num_epochs, device, seed):
+    """Train notebook 05's or 06's model; return (seconds, loss, BLEU)."""
     train_iter, src_vocab, tgt_vocab = data
     torch.manual_seed(seed)
     random.seed(seed)
     encoder = ours.Seq2SeqEncoder(len(src_vocab), **SIZES)
-    decoder = ours.Seq2SeqAttentionDecoder(len(tgt_vocab), **SIZES)
+    decoder_class = (ours.Seq2SeqDecoder if model == "seq2seq"
+                     else ours.Seq2SeqAttentionDecoder)
+    decoder = decoder_class(len(tgt_vocab), **SIZES)
     net = ours.EncoderDecoder(encoder, decoder)
     start = time.perf_counter()
     losses = ours.train_seq2seq(
         net, train_iter, LR, num_epochs, tgt_vocab, device,
-        plot=False, progress=False, num_threads=None,
+        plot=False, progress=False,
     )
     seconds = time.perf_counter() - start
     # the same BLEU function on both sides
@@ -123,27 +131,28 @@ def torch_threads(num_threads):
         torch.set_num_threads(before)
 
 
-def bench_threads(d2l, data, args, device, num_threads):
+def bench_threads(d2l, model, data, args, device, num_threads):
     """Return {side: [(seconds, loss, BLEU) per seed]} at num_threads."""
     sides = {"d2l 0.17.6": (run_reference, data["d2l"]),
              "d2l_attention": (run_ours, data["ours"])}
     results = {name: [] for name in sides}
     with torch_threads(num_threads):
         for run, side_data in sides.values():  # warm-up, untimed
-            run(d2l, side_data, WARM_UP_EPOCHS, device, 0)
+            run(d2l, model, side_data, WARM_UP_EPOCHS, device, 0)
         for seed in range(args.seeds):
             order = list(sides) if seed % 2 == 0 else list(sides)[::-1]
             for name in order:
                 run, side_data = sides[name]
                 results[name].append(
-                    run(d2l, side_data, args.epochs, device, seed))
+                    run(d2l, model, side_data, args.epochs, device, seed))
     return results
 
 
-def report(results, num_threads, args, device):
+def report(results, model, num_threads, args, device):
     """Print one thread count's runs, means and time ratio."""
-    print(f"\n{num_threads} thread(s), {device}, {args.epochs} epochs, "
-          f"{NUM_EXAMPLES} pairs, seeds 0..{args.seeds - 1}")
+    print(f"\n{model}: {num_threads} thread(s), {device}, "
+          f"{args.epochs} epochs, {NUM_EXAMPLES} pairs, "
+          f"seeds 0..{args.seeds - 1}")
     print(f"{'':15}{'seed':>5}{'seconds':>9}{'loss':>8}{'BLEU':>7}")
     for name, runs in results.items():
         for seed, (seconds, loss, score) in enumerate(runs):
@@ -187,6 +196,8 @@ def main():
     parser.add_argument("--epochs", type=int, default=250)
     parser.add_argument("--seeds", type=int, default=3,
                         help="train each model with seeds 0 .. N-1")
+    parser.add_argument("--model", default="seq2seq,bahdanau",
+                        help='models, "seq2seq" (no attention), "bahdanau"')
     parser.add_argument("--threads", default="1,default",
                         help='thread counts, e.g. "1,default" or "1,2"')
     args = parser.parse_args()
@@ -194,11 +205,18 @@ def main():
     d2l.Animator = NoAnimator  # d2l.train_seq2seq looks it up here
     device = ours.try_gpu()
     data = load_both(d2l, ours.read_data_nmt())
-    print(f"torch {torch.__version__}; Bahdanau seq2seq training, "
+    models = args.model.split(",")
+    unknown = set(models) - {"seq2seq", "bahdanau"}
+    if unknown:
+        parser.error(f"unknown --model {', '.join(sorted(unknown))}; "
+                     "choose from seq2seq, bahdanau")
+    print(f"torch {torch.__version__}; seq2seq training, "
           "d2l 0.17.6 against d2l_attention")
-    for num_threads in thread_counts(args.threads):
-        results = bench_threads(d2l, data, args, device, num_threads)
-        report(results, num_threads, args, device)
+    for model in models:
+        for num_threads in thread_counts(args.threads):
+            results = bench_threads(d2l, model, data, args, device,
+                                    num_threads)
+            report(results, model, num_threads, args, device)
 
 
 if __name__ == "__main__":

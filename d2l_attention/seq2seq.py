@@ -1,7 +1,6 @@
 # generated from notebooks/05_seq2seq.ipynb, do not edit
 
 import collections
-import contextlib
 import math
 import re
 from pathlib import Path
@@ -23,7 +22,7 @@ __all__ = [
     "Vocab",
     "truncate_pad",
     "build_array_nmt",
-    "BatchIterator",
+    "load_array",
     "load_data_nmt",
     "Encoder",
     "Decoder",
@@ -34,7 +33,6 @@ __all__ = [
     "grad_clipping",
     "xavier_init_weights",
     "LossCurve",
-    "cpu_threads",
     "train_epoch_seq2seq",
     "train_seq2seq",
     "encode_source",
@@ -153,25 +151,13 @@ def build_array_nmt(lines, vocab, num_steps):
     return array, valid_len
 
 
-class BatchIterator:
-    """Iterable of minibatches of equally long tensors, reshuffled per pass.
+def load_array(data_arrays, batch_size, is_train=True):
+    """Return a DataLoader over tensors, shuffled when is_train.
 
     Defined in notebook 05.
     """
-
-    def __init__(self, tensors, batch_size, shuffle=True):
-        self.tensors, self.batch_size = tensors, batch_size
-        self.shuffle = shuffle
-
-    def __len__(self):
-        return math.ceil(len(self.tensors[0]) / self.batch_size)
-
-    def __iter__(self):
-        n = len(self.tensors[0])
-        order = torch.randperm(n) if self.shuffle else torch.arange(n)
-        for start in range(0, n, self.batch_size):
-            rows = order[start:start + self.batch_size]
-            yield tuple(tensor[rows] for tensor in self.tensors)
+    dataset = torch.utils.data.TensorDataset(*data_arrays)
+    return torch.utils.data.DataLoader(dataset, batch_size, shuffle=is_train)
 
 
 def load_data_nmt(batch_size, num_steps, num_examples=600, data_dir=None):
@@ -186,8 +172,8 @@ def load_data_nmt(batch_size, num_steps, num_examples=600, data_dir=None):
     tgt_vocab = Vocab(target, min_freq=2, reserved_tokens=reserved)
     src_array, src_valid_len = build_array_nmt(source, src_vocab, num_steps)
     tgt_array, tgt_valid_len = build_array_nmt(target, tgt_vocab, num_steps)
-    tensors = (src_array, src_valid_len, tgt_array, tgt_valid_len)
-    return BatchIterator(tensors, batch_size), src_vocab, tgt_vocab
+    data_arrays = (src_array, src_valid_len, tgt_array, tgt_valid_len)
+    return load_array(data_arrays, batch_size), src_vocab, tgt_vocab
 
 
 class Encoder(nn.Module):
@@ -341,67 +327,50 @@ class LossCurve:
             self.handle.update(self.fig)
 
 
-@contextlib.contextmanager
-def cpu_threads(num_threads):
-    """Run the body with num_threads CPU threads (None: unchanged).
-
-    Defined in notebook 05.
-    """
-    before = torch.get_num_threads()
-    if num_threads is not None:
-        torch.set_num_threads(num_threads)
-    try:
-        yield
-    finally:
-        torch.set_num_threads(before)
-
-
 def train_epoch_seq2seq(net, data_iter, loss, optimizer, bos, device):
-    """Return (summed loss, no. of tokens) of one epoch, on the device.
+    """Return (summed loss, no. of target tokens) of one epoch.
 
     Defined in notebook 05.
     """
-    total = torch.zeros(2, device=device)
+    total_loss, num_tokens = 0.0, 0
     for X, X_valid_len, Y, Y_valid_len in data_iter:
         num_steps = Y.shape[1]
-        keep = int(Y_valid_len.max())  # valid lengths stay on the CPU
-        X, Y = X.to(device), Y[:, :keep].to(device)
+        # the shortcut: drop the columns that are padding in every target
+        Y = Y[:, :int(Y_valid_len.max())]
+        X, Y = X.to(device), Y.to(device)
         bos_column = torch.full((Y.shape[0], 1), bos, device=device)
         dec_input = torch.cat([bos_column, Y[:, :-1]], 1)  # teacher forcing
         Y_hat, _ = net(X, dec_input, X_valid_len)
         batch_loss = loss(Y_hat, Y, Y_valid_len, num_steps).sum()
-        optimizer.zero_grad(set_to_none=True)
+        optimizer.zero_grad()
         batch_loss.backward()
         grad_clipping(net, 1)
         optimizer.step()
-        num_tokens = Y_valid_len.sum().to(device, batch_loss.dtype)
-        total += torch.stack([batch_loss.detach(), num_tokens])
-    return total
+        total_loss += batch_loss.item()
+        num_tokens += int(Y_valid_len.sum())
+    return total_loss, num_tokens
 
 
 def train_seq2seq(net, data_iter, lr, num_epochs, tgt_vocab, device,
-                  plot=True, progress=True, num_threads=1):
+                  plot=True, progress=True):
     """Train net; return the loss of every epoch.
 
-    On a CPU, num_threads threads are used while training (None: as set).
     Defined in notebook 05.
     """
-    device = torch.device(device)
     net.apply(xavier_init_weights)
     net.to(device).train()
     optimizer = torch.optim.Adam(net.parameters(), lr=lr)
     loss, bos = MaskedSoftmaxCELoss(), tgt_vocab["<bos>"]
     curve = LossCurve(num_epochs) if plot else None
-    sums = []  # (summed loss, no. of tokens) of every epoch, on the device
-    with cpu_threads(num_threads if device.type == "cpu" else None):
-        for epoch in tqdm(range(num_epochs), disable=not progress):
-            sums.append(train_epoch_seq2seq(net, data_iter, loss, optimizer,
-                                            bos, device))
-            done = epoch + 1
-            if curve is not None and (done % 10 == 0 or done == num_epochs):
-                curve.add(done, (sums[-1][0] / sums[-1][1]).item())
-    sums = torch.stack(sums).cpu()  # (num_epochs, 2)
-    return (sums[:, 0] / sums[:, 1]).tolist()
+    losses = []
+    for epoch in tqdm(range(num_epochs), disable=not progress):
+        total_loss, num_tokens = train_epoch_seq2seq(
+            net, data_iter, loss, optimizer, bos, device)
+        losses.append(total_loss / num_tokens)
+        if curve is not None and ((epoch + 1) % 10 == 0
+                                  or epoch + 1 == num_epochs):
+            curve.add(epoch + 1, losses[-1])
+    return losses
 
 
 def encode_source(sentence, src_vocab, num_steps, device):
