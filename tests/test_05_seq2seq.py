@@ -27,6 +27,7 @@ from d2l_attention import (
     train_seq2seq,
     truncate_pad,
 )
+from d2l_reference import book_seq2seq_decoder_class
 
 # ---- data ----------------------------------------------------------------
 
@@ -256,30 +257,6 @@ def test_plain_seq2seq_decoder_shapes():
     assert torch.equal(context, enc_outputs[1][-1])
 
 
-def book_decoder_class(d2l):
-    """The book's Seq2SeqDecoder (d2l 0.17, section 9.7), written out: the
-    d2l package does not save it."""
-
-    class BookSeq2SeqDecoder(d2l.Decoder):
-        def __init__(self, vocab_size, embed_size, num_hiddens, num_layers):
-            super().__init__()
-            self.embedding = nn.Embedding(vocab_size, embed_size)
-            self.rnn = nn.GRU(embed_size + num_hiddens, num_hiddens,
-                              num_layers)
-            self.dense = nn.Linear(num_hiddens, vocab_size)
-
-        def init_state(self, enc_outputs, *args):
-            return enc_outputs[1]
-
-        def forward(self, X, state):
-            X = self.embedding(X).permute(1, 0, 2)
-            context = state[-1].repeat(X.shape[0], 1, 1)
-            output, state = self.rnn(torch.cat((X, context), 2), state)
-            return self.dense(output).permute(1, 0, 2), state
-
-    return BookSeq2SeqDecoder
-
-
 def step_by_step(decoder, X, state):
     """Outputs of decoder fed one token per call, (batch, steps, vocab)."""
     outputs = []
@@ -311,7 +288,7 @@ def test_decoder_trains_like_d2l_and_fixes_its_decoding(d2l):
     step-by-step decoding drifts (d2l-ai/d2l-en#2134), ours does not."""
     torch.manual_seed(0)
     encoder = d2l.Seq2SeqEncoder(10, 8, 16, 2).eval()
-    ref = book_decoder_class(d2l)(10, 8, 16, 2).eval()
+    ref = book_seq2seq_decoder_class(d2l)(10, 8, 16, 2).eval()
     ours = Seq2SeqDecoder(10, 8, 16, 2).eval()
     ours.load_state_dict(ref.state_dict())  # same names, same shapes
     X = torch.randint(0, 10, (4, 7))
@@ -326,7 +303,7 @@ def test_decoder_trains_like_d2l_and_fixes_its_decoding(d2l):
 
 def test_decoder_gradients_equal_d2l(d2l):
     torch.manual_seed(1)
-    ref = book_decoder_class(d2l)(12, 8, 16, 2)
+    ref = book_seq2seq_decoder_class(d2l)(12, 8, 16, 2)
     ours = Seq2SeqDecoder(12, 8, 16, 2)
     ours.load_state_dict(ref.state_dict())
     enc = (torch.randn(6, 3, 16), torch.randn(2, 3, 16))

@@ -27,6 +27,40 @@ def import_d2l():
     return importlib.import_module("d2l.torch")
 
 
+def book_seq2seq_decoder_class(d2l):
+    """Return the book's Seq2SeqDecoder (d2l 0.17, section 9.7), on d2l.
+
+    The d2l package does not save this class either. It reads the context
+    from the state it is handed: right in training, wrong when translating
+    step by step (d2l-ai/d2l-en#2134), which the tests show.
+    """
+
+    class Seq2SeqDecoder(d2l.Decoder):
+        def __init__(
+            self, vocab_size, embed_size, num_hiddens, num_layers, dropout=0
+        ):
+            super().__init__()
+            self.embedding = nn.Embedding(vocab_size, embed_size)
+            self.rnn = nn.GRU(
+                embed_size + num_hiddens,
+                num_hiddens,
+                num_layers,
+                dropout=dropout,
+            )
+            self.dense = nn.Linear(num_hiddens, vocab_size)
+
+        def init_state(self, enc_outputs, *args):
+            return enc_outputs[1]
+
+        def forward(self, X, state):
+            X = self.embedding(X).permute(1, 0, 2)
+            context = state[-1].repeat(X.shape[0], 1, 1)
+            output, state = self.rnn(torch.cat((X, context), 2), state)
+            return self.dense(output).permute(1, 0, 2), state
+
+    return Seq2SeqDecoder
+
+
 def book_attention_decoder_class(d2l):
     """Return the source's PyTorch Seq2SeqAttentionDecoder, built on d2l.
 
