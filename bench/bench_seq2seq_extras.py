@@ -1,10 +1,11 @@
 """What each speed extra of the seq2seq training loop buys, one at a time.
 
-Notebook 05 keeps an extra only where it buys at least 10% of the training
-time. This bench trains the no-attention model of notebook 05 (the source's
-settings: embed 32, hidden 32, 2 layers, dropout 0.1, batch 64, 10 steps,
-lr 0.005, 600 pairs) with the book's plain loop, and with the plain loop
-plus one extra:
+The notebooks keep an extra only where it buys at least 10% of the training
+time. This bench trains the no-attention model of notebook 05
+(`--model seq2seq`) and the Bahdanau model of notebook 06 (`--model
+bahdanau`), both with the source's settings (embed 32, hidden 32, 2 layers,
+dropout 0.1, batch 64, 10 steps, lr 0.005, 600 pairs), with the book's
+plain loop, and with the plain loop plus one extra:
 
 - pack: the encoder packs the batch (`pack_padded_sequence`) and reads each
   sentence up to its valid length only;
@@ -19,10 +20,13 @@ plus one extra:
 - fused Adam: `torch.optim.Adam(..., fused=True)`, one kernel for all the
   parameters;
 - one thread (with more than one thread only): training on one CPU thread
-  instead of torch's thread count.
+  instead of torch's thread count;
+- keys once (Bahdanau only): the decoder projects the keys W_k h_t once per
+  batch (notebook 06's `attend_to`) instead of calling its attention module,
+  keys and all, at every step as the book's decoder does.
 
-and with the loop of notebook 05 (the plain loop with the extras it keeps),
-with and without each of them.
+and with the notebooks' loop (the plain loop with the extras they keep: the
+same `train_seq2seq` serves both models), with and without each of them.
 
 Every variant trains the same data with the same seeds and the same number
 of threads; nothing plots. The variants train side by side, one epoch each
@@ -35,24 +39,29 @@ with the 10th to 90th percentile over rounds; then, for each extra that
 notebook 05 keeps, the fraction of time it saves inside that loop.
 
     .venv/bin/python bench/bench_seq2seq_extras.py [--epochs N] [--seeds N]
-        [--threads 1,default]
+        [--threads 1,default] [--model seq2seq,bahdanau]
 """
 
 import argparse
+import contextlib
 import statistics
 import time
+from unittest.mock import patch
 
 import torch
 from bench_seq2seq import torch_threads
 from torch.utils.data import DataLoader, TensorDataset
 
 import d2l_attention as ours
+from d2l_attention import bahdanau_attention
 
 SIZES = dict(embed_size=32, num_hiddens=32, num_layers=2, dropout=0.1)
 BATCH_SIZE, NUM_STEPS, LR = 64, 10, 0.005
 WARM_UP_EPOCHS = 2
 EXTRAS = ["pack", "slices", "cut", "on-device sum", "fused Adam"]
-KEPT = ["pack", "cut"]  # the extras that notebook 05 keeps
+KEPT = ["pack", "cut"]  # the extras that the training loop keeps
+DECODERS = {"seq2seq": ours.Seq2SeqDecoder,
+            "bahdanau": ours.Seq2SeqAttentionDecoder}
 
 
 class UnpackedEncoder(ours.Seq2SeqEncoder):
@@ -82,16 +91,30 @@ def make_batches(tensors, slices):
     return DataLoader(TensorDataset(*tensors), BATCH_SIZE, shuffle=True)
 
 
+def attend_at_every_step(attention, keys, values, valid_lens):
+    """attend_to without its split: the whole module at every step."""
+    return lambda queries: attention(queries, keys, values, valid_lens)
+
+
+def model_extras(model):
+    """Return (extras to try, extras kept in the notebooks) of a model."""
+    if model == "bahdanau":
+        return EXTRAS + ["keys once"], KEPT + ["keys once"]
+    return EXTRAS, KEPT
+
+
 class Run:
     """A variant's model, optimizer and minibatches, trained epoch by epoch."""
 
-    def __init__(self, tensors, vocab_sizes, bos, device, extras, seed):
+    def __init__(self, tensors, vocab_sizes, bos, device, extras, seed,
+                 model="seq2seq"):
         torch.manual_seed(seed)
         encoder_class = (ours.Seq2SeqEncoder if "pack" in extras
                          else UnpackedEncoder)
         self.net = ours.EncoderDecoder(
             encoder_class(vocab_sizes[0], **SIZES),
-            ours.Seq2SeqDecoder(vocab_sizes[1], **SIZES))
+            DECODERS[model](vocab_sizes[1], **SIZES))
+        self.split_keys = model != "bahdanau" or "keys once" in extras
         self.net.apply(ours.xavier_init_weights)
         self.net.to(device).train()
         self.optimizer = torch.optim.Adam(self.net.parameters(), lr=LR,
@@ -104,10 +127,12 @@ class Run:
         """Train one epoch; return (seconds, loss per token)."""
         net, device, bos = self.net, self.device, self.bos
         on_device = "on-device sum" in self.extras
-        one_thread = "one thread" in self.extras
-        if not one_thread:
-            return self.timed_epoch(net, device, bos, on_device)
-        with torch_threads(1):
+        with contextlib.ExitStack() as stack:
+            if "one thread" in self.extras:
+                stack.enter_context(torch_threads(1))
+            if not self.split_keys:
+                stack.enter_context(patch.object(
+                    bahdanau_attention, "attend_to", attend_at_every_step))
             return self.timed_epoch(net, device, bos, on_device)
 
     def timed_epoch(self, net, device, bos, on_device):
@@ -141,7 +166,7 @@ class Run:
         return time.perf_counter() - start, loss
 
 
-def bench(tensors, vocab_sizes, bos, device, variants, args):
+def bench(tensors, vocab_sizes, bos, device, variants, args, model):
     """Return {variant: [seconds of every epoch of every seed]}.
 
     Every variant trains its own model side by side: one epoch each in
@@ -151,7 +176,8 @@ def bench(tensors, vocab_sizes, bos, device, variants, args):
     times = {name: [] for name in variants}
     names = list(variants)
     for seed in range(args.seeds):
-        runs = {name: Run(tensors, vocab_sizes, bos, device, extras, seed)
+        runs = {name: Run(tensors, vocab_sizes, bos, device, extras, seed,
+                          model)
                 for name, extras in variants.items()}
         for _ in range(WARM_UP_EPOCHS):
             for run in runs.values():
@@ -163,19 +189,19 @@ def bench(tensors, vocab_sizes, bos, device, variants, args):
     return times
 
 
-def check_notebook_loop(data_iter, vocab_sizes, tgt_vocab, device):
-    """Raise unless the "notebook 05" variant trains as train_seq2seq."""
+def check_notebook_loop(data_iter, vocab_sizes, tgt_vocab, device, model):
+    """Raise unless the "notebook" variant trains as train_seq2seq."""
     run = Run(data_iter.dataset.tensors, vocab_sizes, tgt_vocab["<bos>"],
-              device, KEPT, seed=0)
+              device, model_extras(model)[1], seed=0, model=model)
     _, loss = run.epoch()
     torch.manual_seed(0)
     net = ours.EncoderDecoder(ours.Seq2SeqEncoder(vocab_sizes[0], **SIZES),
-                              ours.Seq2SeqDecoder(vocab_sizes[1], **SIZES))
+                              DECODERS[model](vocab_sizes[1], **SIZES))
     [expected] = ours.train_seq2seq(net, data_iter, LR, 1, tgt_vocab, device,
                                     plot=False, progress=False)
     if abs(loss - expected) > 1e-4 * expected:
-        raise RuntimeError(f"the notebook 05 variant's loss {loss} is not "
-                           f"train_seq2seq's {expected}")
+        raise RuntimeError(f"the notebook variant's loss {loss} is not "
+                           f"train_seq2seq's {expected} ({model})")
 
 
 def report(name, values, base, time_column=True):
@@ -187,52 +213,62 @@ def report(name, values, base, time_column=True):
           f"{low:8.2f} ..{high:5.2f}")
 
 
+def variants_of(model):
+    """Return {variant name: its extras} for one model."""
+    extras, kept = model_extras(model)
+    variants = {"plain": []}
+    variants.update({f"+ {extra}": [extra] for extra in extras})
+    variants["notebook"] = kept
+    variants.update({f"notebook - {extra}": [e for e in kept if e != extra]
+                     for extra in kept})
+    if ours.try_gpu().type == "cpu":  # fused Adam runs on CUDA only before 2.4
+        try:
+            torch.optim.Adam([torch.zeros(1, requires_grad=True)],
+                             fused=True)
+        except RuntimeError:
+            del variants["+ fused Adam"]
+    return variants
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--epochs", type=int, default=30)
     parser.add_argument("--seeds", type=int, default=4)
     parser.add_argument("--threads", default="1,default")
+    parser.add_argument("--model", default="seq2seq,bahdanau")
     args = parser.parse_args()
     device = ours.try_gpu()
     data_iter, src_vocab, tgt_vocab = ours.load_data_nmt(BATCH_SIZE,
                                                          NUM_STEPS)
     vocab_sizes, bos = (len(src_vocab), len(tgt_vocab)), tgt_vocab["<bos>"]
     tensors = data_iter.dataset.tensors
-    check_notebook_loop(data_iter, vocab_sizes, tgt_vocab, device)
-    variants = {"plain": []}
-    variants.update({f"+ {extra}": [extra] for extra in EXTRAS})
-    variants["notebook 05"] = KEPT
-    variants.update({f"notebook 05 - {extra}": [e for e in KEPT if e != extra]
-                     for extra in KEPT})
-    if device.type == "cpu":  # fused Adam runs on CUDA only before 2.4
-        try:
-            torch.optim.Adam([torch.zeros(1, requires_grad=True)],
-                             fused=True)
-        except RuntimeError:
-            del variants["+ fused Adam"]
     default = torch.get_num_threads()
     counts = dict.fromkeys(default if part == "default" else int(part)
                            for part in args.threads.split(","))
-    print(f"torch {torch.__version__}, {device}; seq2seq without attention, "
-          f"{args.epochs} epochs, seeds 0..{args.seeds - 1}")
-    for num_threads in counts:
-        these = dict(variants)
-        if num_threads != 1:
-            these["notebook 05, 1 thread"] = KEPT + ["one thread"]
-        with torch_threads(num_threads):
-            times = bench(tensors, vocab_sizes, bos, device, these, args)
-        print(f"\n{num_threads} thread(s)")
-        print(f"{'variant':24}{'ms/epoch':>9}{'/ plain':>9}"
-              f"{'10-90th pct':>15}")
-        for name, values in times.items():
-            report(name, values, times["plain"])
-        print(f"{'in notebook 05':24}{'':9}{'with/without':>13}")
-        for extra in KEPT:
-            report(f"  {extra}", times["notebook 05"],
-                   times[f"notebook 05 - {extra}"], time_column=False)
-        if "notebook 05, 1 thread" in times:
-            report("  1 thread", times["notebook 05, 1 thread"],
-                   times["notebook 05"], time_column=False)
+    for model in args.model.split(","):
+        check_notebook_loop(data_iter, vocab_sizes, tgt_vocab, device, model)
+        variants, kept = variants_of(model), model_extras(model)[1]
+        print(f"\ntorch {torch.__version__}, {device}; {model}, "
+              f"{args.epochs} epochs, seeds 0..{args.seeds - 1}")
+        for num_threads in counts:
+            these = dict(variants)
+            if num_threads != 1:
+                these["notebook, 1 thread"] = kept + ["one thread"]
+            with torch_threads(num_threads):
+                times = bench(tensors, vocab_sizes, bos, device, these, args,
+                              model)
+            print(f"\n{model}, {num_threads} thread(s)")
+            print(f"{'variant':24}{'ms/epoch':>9}{'/ plain':>9}"
+                  f"{'10-90th pct':>15}")
+            for name, values in times.items():
+                report(name, values, times["plain"])
+            print(f"{'in the notebook loop':24}{'':9}{'with/without':>13}")
+            for extra in kept:
+                report(f"  {extra}", times["notebook"],
+                       times[f"notebook - {extra}"], time_column=False)
+            if "notebook, 1 thread" in times:
+                report("  1 thread", times["notebook, 1 thread"],
+                       times["notebook"], time_column=False)
 
 
 if __name__ == "__main__":
