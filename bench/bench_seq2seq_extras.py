@@ -36,7 +36,7 @@ time is compared with the plain loop's epoch of the same round. Prints,
 for each variant, the median time per epoch and the median over rounds of
 its time as a fraction of the plain loop's (0.90: the extra saves 10%),
 with the 10th to 90th percentile over rounds; then, for each extra that
-notebook 05 keeps, the fraction of time it saves inside that loop.
+the notebooks keep, the fraction of time it saves inside their loop.
 
     .venv/bin/python bench/bench_seq2seq_extras.py [--epochs N] [--seeds N]
         [--threads 1,default] [--model seq2seq,bahdanau]
