@@ -373,7 +373,11 @@ def pick_other(control):
     select = control.locator("select")
     if select.count():
         options = select.first.locator("option").all_inner_texts()
-        current = select.first.input_value()
+        # the label shown, not the value attribute (ipywidgets may number
+        # its options)
+        current = select.first.evaluate(
+            "s => s.selectedIndex < 0 ? null"
+            " : s.options[s.selectedIndex].text")
         choice = next(o for o in options if o != current)
         select.first.select_option(label=choice)
         return choice
