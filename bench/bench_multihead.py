@@ -19,7 +19,7 @@ from pathlib import Path
 import torch
 from torch import nn
 
-from d2l_attention import MultiHeadAttention, try_gpu
+from d2l_attention import MultiHeadAttention, try_gpu, valid_lens_to_mask
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tools"))
 
@@ -95,8 +95,9 @@ def bench_size(d2l, size, device):
     kept, fused, book, theirs = build(d2l, num_hiddens, num_heads, device)
     X = torch.randn(batch_size, seq_len, num_hiddens, device=device)
     lens = torch.randint(1, seq_len + 1, (batch_size,), device=device)
-    # (1, seq_len) >= (batch_size, 1): True where a key is padding
-    padding = torch.arange(seq_len, device=device)[None, :] >= lens[:, None]
+    # (batch_size, seq_len): True where a key is padding, the negation of
+    # our True = keep mask
+    padding = ~valid_lens_to_mask(lens, seq_len)[:, 0]
     calls = {
         "ours, weights kept": lambda: kept(X, X, X, lens),
         "ours, no weights": lambda: fused(X, X, X, lens),
