@@ -162,6 +162,8 @@ def first_context(decoder, enc_outputs, X, valid):
     return seen[0][0, :, : decoder.rnn.hidden_size]  # (batch, hiddens)
 
 
+# one GRU layer with dropout is what this test wants; PyTorch warns of it
+@pytest.mark.filterwarnings("ignore:dropout option adds dropout")
 def test_attention_dropout_acts_in_training_only_and_is_unbiased():
     torch.manual_seed(4)
     # one layer: the GRU has no between-layer dropout
