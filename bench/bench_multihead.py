@@ -2,9 +2,9 @@
 
 Self-attention in eval mode without gradients, with one valid length per
 example. Ours runs twice: keeping the attention weights (the book's path,
-through DotProductAttention) and without them (keep_weights=False, PyTorch's
-fused scaled_dot_product_attention). Each is compared with the reference
-that does the same amount of work: nn.MultiheadAttention with
+through DotProductAttention) and without them (FusedMultiHeadAttention,
+PyTorch's fused scaled_dot_product_attention). Each is compared with the
+reference that does the same amount of work: nn.MultiheadAttention with
 need_weights=True / False, and d2l's MultiHeadAttention, which always keeps
 its weights. Ratios are ours / reference: below 1 means ours is faster.
 
@@ -19,7 +19,12 @@ from pathlib import Path
 import torch
 from torch import nn
 
-from d2l_attention import MultiHeadAttention, try_gpu, valid_lens_to_mask
+from d2l_attention import (
+    FusedMultiHeadAttention,
+    MultiHeadAttention,
+    try_gpu,
+    valid_lens_to_mask,
+)
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tools"))
 
@@ -72,9 +77,7 @@ def build(d2l, num_hiddens, num_heads, device):
     """Return the five layers, all holding the same weights."""
     size = num_hiddens
     kept = MultiHeadAttention(size, size, size, size, num_heads, 0.0)
-    fused = MultiHeadAttention(
-        size, size, size, size, num_heads, 0.0, keep_weights=False
-    )
+    fused = FusedMultiHeadAttention(size, size, size, size, num_heads, 0.0)
     fused.load_state_dict(kept.state_dict())
     book = d2l.MultiHeadAttention(size, size, size, size, num_heads, 0.0)
     book.load_state_dict(kept.state_dict())

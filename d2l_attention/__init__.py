@@ -6,6 +6,7 @@ from .masked_softmax import (
     valid_lens_to_mask,
     masked_softmax,
     check_valid_lens,
+    check_valid_lens_shape,
     show_heatmaps,
     sequence_mask,
 )
@@ -22,6 +23,8 @@ from .multihead_attention import (
     check_multihead_inputs,
     MultiHeadAttention,
     fused_attention,
+    FusedDotProductAttention,
+    FusedMultiHeadAttention,
     to_torch_multihead,
 )
 from .seq2seq import (
@@ -60,6 +63,7 @@ __all__ = [
     "valid_lens_to_mask",
     "masked_softmax",
     "check_valid_lens",
+    "check_valid_lens_shape",
     "show_heatmaps",
     "sequence_mask",
     "AdditiveAttention",
@@ -70,6 +74,8 @@ __all__ = [
     "check_multihead_inputs",
     "MultiHeadAttention",
     "fused_attention",
+    "FusedDotProductAttention",
+    "FusedMultiHeadAttention",
     "to_torch_multihead",
     "find_data_file",
     "read_data_nmt",

@@ -10,6 +10,7 @@ __all__ = [
     "valid_lens_to_mask",
     "masked_softmax",
     "check_valid_lens",
+    "check_valid_lens_shape",
     "show_heatmaps",
     "sequence_mask",
 ]
@@ -72,16 +73,23 @@ def check_valid_lens(X, valid_lens):
                          f"queries, no. of keys), got {shape}")
     if not X.is_floating_point():
         raise TypeError(f"X must hold floating-point scores, got {X.dtype}")
-    if valid_lens is None:
-        return
+    if valid_lens is not None:
+        check_valid_lens_shape(valid_lens, X.shape[0], X.shape[1])
+
+
+def check_valid_lens_shape(valid_lens, batch_size, num_queries):
+    """Raise ValueError/TypeError unless valid_lens suits such a batch.
+
+    valid_lens: whole numbers >= 0, one per example, (batch_size,), or
+    one per query, (batch_size, num_queries). Defined in notebook 01.
+    """
     if not torch.is_tensor(valid_lens):
         raise TypeError("valid_lens must be a tensor or None, got "
                         f"{type(valid_lens).__name__}")
-    # one length per example, or one per query row
-    if valid_lens.shape != X.shape[:1] and valid_lens.shape != X.shape[:2]:
+    if valid_lens.shape not in [(batch_size,), (batch_size, num_queries)]:
         raise ValueError(
-            f"valid_lens must have shape ({X.shape[0]},) or ({X.shape[0]}, "
-            f"{X.shape[1]}) for X of shape {tuple(X.shape)}, got "
+            f"valid_lens must have shape ({batch_size},) or ({batch_size}, "
+            f"{num_queries}), one length per example or per query, got "
             f"{tuple(valid_lens.shape)}")
     if valid_lens.is_floating_point():
         if not torch.equal(valid_lens, valid_lens.round()):

@@ -4,7 +4,7 @@ import torch
 from torch import nn
 from .scaled_dot_product_attention import DotProductAttention
 from .additive_attention import check_attention_inputs
-from .masked_softmax import check_valid_lens, valid_lens_to_mask
+from .masked_softmax import check_valid_lens_shape, valid_lens_to_mask
 
 __all__ = [
     "transpose_qkv",
@@ -12,6 +12,8 @@ __all__ = [
     "check_multihead_inputs",
     "MultiHeadAttention",
     "fused_attention",
+    "FusedDotProductAttention",
+    "FusedMultiHeadAttention",
     "to_torch_multihead",
 ]
 
@@ -52,11 +54,9 @@ def check_multihead_inputs(queries, keys, values, valid_lens, sizes):
     if values.shape[-1] != value_size:
         raise ValueError(f"values must have {value_size} features, got "
                          f"{values.shape[-1]}")
-    # a stand-in for the scores, (batch_size, no. of queries, no. of keys),
-    # that takes no memory (stride 0, see the optional section at the end)
-    scores = queries.new_zeros(()).expand(
-        queries.shape[0], queries.shape[1], keys.shape[1])
-    check_valid_lens(scores, valid_lens)
+    if valid_lens is not None:
+        # one length per example, or one per query
+        check_valid_lens_shape(valid_lens, queries.shape[0], queries.shape[1])
 
 
 class MultiHeadAttention(nn.Module):
@@ -66,12 +66,12 @@ class MultiHeadAttention(nn.Module):
     """
 
     def __init__(self, key_size, query_size, value_size, num_hiddens,
-                 num_heads, dropout, bias=False, keep_weights=True, **kwargs):
+                 num_heads, dropout, bias=False, **kwargs):
         super().__init__(**kwargs)
         if num_heads < 1 or num_hiddens % num_heads != 0:
             raise ValueError(f"num_hiddens ({num_hiddens}) must be divisible "
                              f"by num_heads ({num_heads})")
-        self.num_heads, self.keep_weights = num_heads, keep_weights
+        self.num_heads = num_heads
         self.sizes = (query_size, key_size, value_size)
         self.attention = DotProductAttention(dropout)
         self.W_q = nn.Linear(query_size, num_hiddens, bias=bias)
@@ -91,13 +91,8 @@ class MultiHeadAttention(nn.Module):
             # (batch_size * num_heads,) or (batch_size * num_heads, queries)
             valid_lens = torch.repeat_interleave(valid_lens, self.num_heads,
                                                  dim=0)
-        if self.keep_weights:
-            output = self.attention(queries, keys, values, valid_lens)
-        else:
-            self.attention.attention_weights = None
-            p = self.attention.dropout.p if self.training else 0.0
-            output = fused_attention(queries, keys, values, valid_lens, p)
-        # (batch_size * num_heads, queries, num_hiddens / num_heads)
+        # (batch_size * num_heads, no. of queries, num_hiddens / num_heads)
+        output = self.attention(queries, keys, values, valid_lens)
         # -> (batch_size, no. of queries, num_hiddens)
         return self.W_o(transpose_output(output, self.num_heads))
 
@@ -124,7 +119,7 @@ def fused_attention(queries, keys, values, valid_lens=None, dropout_p=0.0):
         mask = valid_lens_to_mask(valid_lens.to(queries.device),
                                   keys.shape[1])[:, None]
     # a head axis of size 1, (batch, 1, items, features): PyTorch's fused
-    # CPU kernel wants 4-D inputs, and 3-D ones fall back to a slower path
+    # CPU kernel takes 4-D inputs only, 3-D ones go to its unfused path
     queries, keys, values = (X[:, None] for X in (queries, keys, values))
     # (batch, 1, q, d) @ (batch, 1, d, keys) -> softmax -> @ (batch, 1, keys,
     # value size) -> (batch, 1, no. of queries, value size)
@@ -134,6 +129,34 @@ def fused_attention(queries, keys, values, valid_lens=None, dropout_p=0.0):
         # (batch, 1, 1 or q, 1): False where a query has no valid key
         output = output.masked_fill(~mask.any(dim=-1, keepdim=True), 0)
     return output[:, 0]  # (batch, no. of queries, value size)
+
+
+class FusedDotProductAttention(DotProductAttention):
+    """DotProductAttention computed by fused_attention: no weights kept.
+
+    Defined in notebook 04.
+    """
+
+    def forward(self, queries, keys, values, valid_lens=None):
+        # the same checks as DotProductAttention: keys as wide as queries
+        check_attention_inputs(queries, keys, values,
+                               key_size=queries.shape[-1])
+        if valid_lens is not None:
+            check_valid_lens_shape(valid_lens, *queries.shape[:2])
+        self.attention_weights = None
+        dropout_p = self.dropout.p if self.training else 0.0
+        return fused_attention(queries, keys, values, valid_lens, dropout_p)
+
+
+class FusedMultiHeadAttention(MultiHeadAttention):
+    """MultiHeadAttention whose heads run in PyTorch's fused kernel.
+
+    Same parameters and output; keeps no weights. Defined in notebook 04.
+    """
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.attention = FusedDotProductAttention(self.attention.dropout.p)
 
 
 def to_torch_multihead(ours):

@@ -4,6 +4,7 @@ import pytest
 import torch
 
 from d2l_attention import (
+    FusedMultiHeadAttention,
     MultiHeadAttention,
     fused_attention,
     to_torch_multihead,
@@ -45,11 +46,13 @@ def make_valid_lens(kind, batch, n_q, n_k, device, low=1, seed=0):
     return torch.randint(low, n_k + 1, size, generator=gen).to(device)
 
 
-def make_layer(shape, dtype, device, bias, keep_weights=True):
-    """Return our layer for one entry of SHAPES, in eval mode."""
+def make_layer(shape, dtype, device, bias, fused=False):
+    """Return our layer (or its fused variant) for one entry of SHAPES, in
+    eval mode."""
     q_size, k_size, v_size, num_hiddens, num_heads = shape[3:]
     torch.manual_seed(0)
-    layer = MultiHeadAttention(
+    layer_class = FusedMultiHeadAttention if fused else MultiHeadAttention
+    layer = layer_class(
         k_size,
         q_size,
         v_size,
@@ -57,7 +60,6 @@ def make_layer(shape, dtype, device, bias, keep_weights=True):
         num_heads,
         0.0,
         bias=bias,
-        keep_weights=keep_weights,
     )
     return layer.to(device=device, dtype=dtype).eval()
 
@@ -189,7 +191,7 @@ def test_valid_length_zero_gives_zero_weights_on_any_torch_version():
     assert torch.allclose(got[1], expected[1], atol=1e-5)
 
 
-# ---- the fused path (keep_weights=False) -----------------------------------
+# ---- the fused path (FusedMultiHeadAttention) ------------------------------
 
 
 @pytest.mark.parametrize("device", DEVICES)
@@ -198,7 +200,7 @@ def test_valid_length_zero_gives_zero_weights_on_any_torch_version():
 @pytest.mark.parametrize("dtype", [torch.float32, torch.float64])
 def test_fused_path_matches_kept_weights(device, shape, kind, dtype):
     kept = make_layer(shape, dtype, device, bias=True)
-    fused = make_layer(shape, dtype, device, bias=True, keep_weights=False)
+    fused = make_layer(shape, dtype, device, bias=True, fused=True)
     queries, keys, values = make_inputs(shape, dtype, device)
     # low=0: rows without a valid key are included here
     lens = make_valid_lens(kind, shape[0], shape[1], shape[2], device, low=0)
@@ -219,15 +221,14 @@ def test_fused_attention_gives_zeros_without_valid_key():
     assert (out[0, 1:] != 0).any()
 
 
-def test_fused_path_switches_off_weights_after_kept_call():
+def test_fused_layer_has_the_same_parameters():
     shape = SHAPES[0]
-    layer = make_layer(shape, torch.float32, "cpu", bias=False)
-    queries, keys, values = make_inputs(shape, torch.float32, "cpu")
-    layer(queries, keys, values)
-    assert layer.attention_weights.shape == (2, 5, 4, 6)
-    layer.keep_weights = False
-    layer(queries, keys, values)
-    assert layer.attention_weights is None
+    kept = make_layer(shape, torch.float32, "cpu", bias=True)
+    fused = make_layer(shape, torch.float32, "cpu", bias=True, fused=True)
+    assert {name: p.shape for name, p in kept.named_parameters()} == {
+        name: p.shape for name, p in fused.named_parameters()}
+    fused(*make_inputs(shape, torch.float32, "cpu"))
+    assert fused.attention_weights is None
 
 
 # ---- API contract ----------------------------------------------------------
@@ -244,10 +245,10 @@ def test_attention_weights_views_agree():
     assert (layer.attention_weights[0, :, :, 1:] == 0).all()
 
 
-@pytest.mark.parametrize("keep_weights", [True, False])
-def test_gradients_reach_every_projection(keep_weights):
+@pytest.mark.parametrize("fused", [False, True])
+def test_gradients_reach_every_projection(fused):
     shape = SHAPES[2]
-    layer = make_layer(shape, torch.float64, "cpu", True, keep_weights)
+    layer = make_layer(shape, torch.float64, "cpu", True, fused)
     layer.train()
     queries, keys, values = make_inputs(shape, torch.float64, "cpu")
     layer(queries, keys, values, torch.tensor([2, 7, 5])).sum().backward()
@@ -255,11 +256,11 @@ def test_gradients_reach_every_projection(keep_weights):
         assert getattr(layer, name).weight.grad.abs().sum() > 0, name
 
 
-@pytest.mark.parametrize("keep_weights", [True, False])
+@pytest.mark.parametrize("fused", [False, True])
 @pytest.mark.parametrize("kind", ["1d", "2d"])
-def test_inputs_are_not_modified(keep_weights, kind):
+def test_inputs_are_not_modified(fused, kind):
     shape = SHAPES[0]
-    layer = make_layer(shape, torch.float32, "cpu", True, keep_weights)
+    layer = make_layer(shape, torch.float32, "cpu", True, fused)
     inputs = make_inputs(shape, torch.float32, "cpu")
     lens = make_valid_lens(kind, shape[0], shape[1], shape[2], "cpu")
     copies = [t.clone() for t in inputs] + [lens.clone()]
@@ -309,11 +310,10 @@ def test_mismatched_inputs_fail_clearly(change, message):
         ([1, 2], TypeError),
     ],
 )
-@pytest.mark.parametrize("keep_weights", [True, False])
-def test_bad_valid_lens_fail_clearly(lens, error, keep_weights):
-    layer = MultiHeadAttention(
-        12, 10, 14, 20, 4, 0.0, keep_weights=keep_weights
-    )
+@pytest.mark.parametrize("fused", [False, True])
+def test_bad_valid_lens_fail_clearly(lens, error, fused):
+    layer_class = FusedMultiHeadAttention if fused else MultiHeadAttention
+    layer = layer_class(12, 10, 14, 20, 4, 0.0)
     queries = torch.randn(2, 3, 10)
     keys, values = torch.randn(2, 5, 12), torch.randn(2, 5, 14)
     with pytest.raises(error, match="valid_lens"):
@@ -329,10 +329,11 @@ def test_non_tensor_input_is_a_type_error():
 # ---- dropout ---------------------------------------------------------------
 
 
-@pytest.mark.parametrize("keep_weights", [True, False])
-def test_dropout_acts_in_training_mode_only_and_is_unbiased(keep_weights):
+@pytest.mark.parametrize("fused", [False, True])
+def test_dropout_acts_in_training_mode_only_and_is_unbiased(fused):
     torch.manual_seed(0)
-    layer = MultiHeadAttention(8, 8, 8, 8, 2, 0.5, keep_weights=keep_weights)
+    layer_class = FusedMultiHeadAttention if fused else MultiHeadAttention
+    layer = layer_class(8, 8, 8, 8, 2, 0.5)
     queries, keys, values = make_inputs((1, 3, 5, 8, 8, 8), torch.float32,
                                         "cpu")
     lens = torch.tensor([4])
