@@ -20,10 +20,7 @@ plain loop, and with the plain loop plus one extra:
 - fused Adam: `torch.optim.Adam(..., fused=True)`, one kernel for all the
   parameters;
 - one thread (with more than one thread only): training on one CPU thread
-  instead of torch's thread count;
-- keys once (Bahdanau only): the decoder projects the keys W_k h_t once per
-  batch (notebook 06's `attend_to`) instead of calling its attention module,
-  keys and all, at every step as the book's decoder does.
+  instead of torch's thread count.
 
 and with the notebooks' loop (the plain loop with the extras they keep: the
 same `train_seq2seq` serves both models), with and without each of them.
@@ -46,14 +43,12 @@ import argparse
 import contextlib
 import statistics
 import time
-from unittest.mock import patch
 
 import torch
 from bench_seq2seq import torch_threads
 from torch.utils.data import DataLoader, TensorDataset
 
 import d2l_attention as ours
-from d2l_attention import bahdanau_attention
 
 SIZES = dict(embed_size=32, num_hiddens=32, num_layers=2, dropout=0.1)
 BATCH_SIZE, NUM_STEPS, LR = 64, 10, 0.005
@@ -91,18 +86,6 @@ def make_batches(tensors, slices):
     return DataLoader(TensorDataset(*tensors), BATCH_SIZE, shuffle=True)
 
 
-def attend_at_every_step(attention, keys, values, valid_lens):
-    """attend_to without its split: the whole module at every step."""
-    return lambda queries: attention(queries, keys, values, valid_lens)
-
-
-def model_extras(model):
-    """Return (extras to try, extras kept in the notebooks) of a model."""
-    if model == "bahdanau":
-        return EXTRAS + ["keys once"], KEPT + ["keys once"]
-    return EXTRAS, KEPT
-
-
 class Run:
     """A variant's model, optimizer and minibatches, trained epoch by epoch."""
 
@@ -114,7 +97,6 @@ class Run:
         self.net = ours.EncoderDecoder(
             encoder_class(vocab_sizes[0], **SIZES),
             DECODERS[model](vocab_sizes[1], **SIZES))
-        self.split_keys = model != "bahdanau" or "keys once" in extras
         self.net.apply(ours.xavier_init_weights)
         self.net.to(device).train()
         self.optimizer = torch.optim.Adam(self.net.parameters(), lr=LR,
@@ -130,9 +112,6 @@ class Run:
         with contextlib.ExitStack() as stack:
             if "one thread" in self.extras:
                 stack.enter_context(torch_threads(1))
-            if not self.split_keys:
-                stack.enter_context(patch.object(
-                    bahdanau_attention, "attend_to", attend_at_every_step))
             return self.timed_epoch(net, device, bos, on_device)
 
     def timed_epoch(self, net, device, bos, on_device):
@@ -192,7 +171,7 @@ def bench(tensors, vocab_sizes, bos, device, variants, args, model):
 def check_notebook_loop(data_iter, vocab_sizes, tgt_vocab, device, model):
     """Raise unless the "notebook" variant trains as train_seq2seq."""
     run = Run(data_iter.dataset.tensors, vocab_sizes, tgt_vocab["<bos>"],
-              device, model_extras(model)[1], seed=0, model=model)
+              device, KEPT, seed=0, model=model)
     _, loss = run.epoch()
     torch.manual_seed(0)
     net = ours.EncoderDecoder(ours.Seq2SeqEncoder(vocab_sizes[0], **SIZES),
@@ -213,14 +192,13 @@ def report(name, values, base, time_column=True):
           f"{low:8.2f} ..{high:5.2f}")
 
 
-def variants_of(model):
-    """Return {variant name: its extras} for one model."""
-    extras, kept = model_extras(model)
+def variants_of():
+    """Return {variant name: its extras}."""
     variants = {"plain": []}
-    variants.update({f"+ {extra}": [extra] for extra in extras})
-    variants["notebook"] = kept
-    variants.update({f"notebook - {extra}": [e for e in kept if e != extra]
-                     for extra in kept})
+    variants.update({f"+ {extra}": [extra] for extra in EXTRAS})
+    variants["notebook"] = KEPT
+    variants.update({f"notebook - {extra}": [e for e in KEPT if e != extra]
+                     for extra in KEPT})
     if ours.try_gpu().type == "cpu":  # fused Adam runs on CUDA only before 2.4
         try:
             torch.optim.Adam([torch.zeros(1, requires_grad=True)],
@@ -247,7 +225,7 @@ def main():
                            for part in args.threads.split(","))
     for model in args.model.split(","):
         check_notebook_loop(data_iter, vocab_sizes, tgt_vocab, device, model)
-        variants, kept = variants_of(model), model_extras(model)[1]
+        variants, kept = variants_of(), KEPT
         print(f"\ntorch {torch.__version__}, {device}; {model}, "
               f"{args.epochs} epochs, seeds 0..{args.seeds - 1}")
         for num_threads in counts:

@@ -54,7 +54,6 @@ from .seq2seq import (
 )
 from .bahdanau_attention import (
     AttentionDecoder,
-    attend_to,
     Seq2SeqAttentionDecoder,
 )
 
@@ -101,6 +100,5 @@ __all__ = [
     "predict_seq2seq",
     "bleu",
     "AttentionDecoder",
-    "attend_to",
     "Seq2SeqAttentionDecoder",
 ]

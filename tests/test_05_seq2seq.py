@@ -163,6 +163,14 @@ def test_bleu_edge_cases():
     assert bleu("x y", "va !", 2) == 0.0
 
 
+@pytest.mark.parametrize("pred, k", [("", 2), ("va !", 4)])
+def test_d2l_bleu_divides_by_zero_where_ours_does_not(d2l, pred, k):
+    # an empty prediction; an order longer than the prediction
+    with pytest.raises(ZeroDivisionError):
+        d2l.bleu(pred, "va !", k)
+    assert 0 <= bleu(pred, "va !", k) <= 1
+
+
 # ---- loss and clipping ---------------------------------------------------
 
 

@@ -4,13 +4,11 @@ import pytest
 import torch
 
 from d2l_attention import (
-    AdditiveAttention,
     DotProductAttention,
     EncoderDecoder,
     MaskedSoftmaxCELoss,
     Seq2SeqAttentionDecoder,
     Seq2SeqEncoder,
-    attend_to,
     load_data_nmt,
     predict_seq2seq,
 )
@@ -96,43 +94,6 @@ def test_step_by_step_equals_whole_target(swap):
     assert torch.allclose(torch.cat(steps, dim=1), whole, atol=1e-5)
     assert torch.allclose(state[1], whole_state[1], atol=1e-5)
     assert torch.allclose(torch.cat(weights, dim=1), whole_weights, atol=1e-6)
-
-
-def test_attend_to_equals_the_module_and_masks():
-    torch.manual_seed(3)
-    keys, queries = torch.randn(4, 7, 16), torch.randn(4, 2, 16)
-    values = torch.randn(4, 7, 5)
-    valid = torch.tensor([7, 3, 0, 5])
-    for attention in (
-        AdditiveAttention(16, 16, 8, 0.2),
-        DotProductAttention(0.2),
-    ):
-        attention.eval()
-        expected = attention(queries, keys, values, valid)
-        weights = attention.attention_weights
-        got = attend_to(attention, keys, values, valid)(queries)
-        assert torch.allclose(got, expected, atol=1e-6)
-        assert torch.allclose(attention.attention_weights, weights, atol=1e-6)
-        assert (attention.attention_weights[1, :, 3:] == 0).all()
-        assert (attention.attention_weights[2] == 0).all()  # no valid key
-    additive = AdditiveAttention(16, 16, 8, 0.0)
-    got = attend_to(additive, keys, values, None)(queries)
-    assert torch.allclose(got, additive(queries, keys, values), atol=1e-6)
-
-
-def test_attend_to_projects_the_keys_once():
-    calls = []
-    additive = AdditiveAttention(16, 16, 8, 0.0)
-    additive.W_k.register_forward_hook(lambda *args: calls.append(1))
-    attend = attend_to(
-        additive,
-        torch.randn(2, 5, 16),
-        torch.randn(2, 5, 3),
-        torch.tensor([5, 2]),
-    )
-    for _ in range(4):
-        attend(torch.randn(2, 1, 16))
-    assert len(calls) == 1
 
 
 def scoring_count(num_hiddens):
