@@ -1,104 +1,82 @@
 # generated from the notebooks' #@save cells, do not edit
-"""Helpers saved from the attention notebooks."""
+"""Helpers saved from the attention notebooks.
 
-from .masked_softmax import (
-    try_gpu,
-    valid_lens_to_mask,
-    masked_softmax,
-    check_valid_lens,
-    check_valid_lens_shape,
-    show_heatmaps,
-    sequence_mask,
-)
-from .additive_attention import (
-    AdditiveAttention,
-    check_attention_inputs,
-)
-from .scaled_dot_product_attention import (
-    DotProductAttention,
-)
-from .multihead_attention import (
-    transpose_qkv,
-    transpose_output,
-    check_multihead_inputs,
-    MultiHeadAttention,
-    fused_attention,
-    FusedDotProductAttention,
-    FusedMultiHeadAttention,
-    to_torch_multihead,
-)
-from .seq2seq import (
-    find_data_file,
-    read_data_nmt,
-    preprocess_nmt,
-    tokenize_nmt,
-    Vocab,
-    truncate_pad,
-    build_array_nmt,
-    load_array,
-    load_data_nmt,
-    Encoder,
-    Decoder,
-    EncoderDecoder,
-    Seq2SeqEncoder,
-    Seq2SeqDecoder,
-    MaskedSoftmaxCELoss,
-    grad_clipping,
-    xavier_init_weights,
-    LossCurve,
-    train_epoch_seq2seq,
-    train_seq2seq,
-    encode_source,
-    predict_seq2seq,
-    bleu,
-)
-from .bahdanau_attention import (
-    AttentionDecoder,
-    Seq2SeqAttentionDecoder,
-)
+Each name is imported from its module when first used: importing
+the models does not import the plotting and progress-bar modules.
+"""
 
-__all__ = [
-    "try_gpu",
-    "valid_lens_to_mask",
-    "masked_softmax",
-    "check_valid_lens",
-    "check_valid_lens_shape",
-    "show_heatmaps",
-    "sequence_mask",
-    "AdditiveAttention",
-    "check_attention_inputs",
-    "DotProductAttention",
-    "transpose_qkv",
-    "transpose_output",
-    "check_multihead_inputs",
-    "MultiHeadAttention",
-    "fused_attention",
-    "FusedDotProductAttention",
-    "FusedMultiHeadAttention",
-    "to_torch_multihead",
-    "find_data_file",
-    "read_data_nmt",
-    "preprocess_nmt",
-    "tokenize_nmt",
-    "Vocab",
-    "truncate_pad",
-    "build_array_nmt",
-    "load_array",
-    "load_data_nmt",
-    "Encoder",
-    "Decoder",
-    "EncoderDecoder",
-    "Seq2SeqEncoder",
-    "Seq2SeqDecoder",
-    "MaskedSoftmaxCELoss",
-    "grad_clipping",
-    "xavier_init_weights",
-    "LossCurve",
-    "train_epoch_seq2seq",
-    "train_seq2seq",
-    "encode_source",
-    "predict_seq2seq",
-    "bleu",
-    "AttentionDecoder",
-    "Seq2SeqAttentionDecoder",
-]
+import lazy_loader
+
+__getattr__, __dir__, __all__ = lazy_loader.attach(
+    __name__,
+    submod_attrs={
+        "device": [
+            "try_gpu",
+        ],
+        "checks": [
+            "check_scores",
+            "check_valid_lens",
+            "check_valid_lens_values",
+            "check_attention_inputs",
+            "check_dot_product_inputs",
+        ],
+        "masking": [
+            "valid_lens_to_mask",
+            "masked_softmax",
+            "sequence_mask",
+        ],
+        "plotting": [
+            "show_heatmaps",
+            "LossCurve",
+        ],
+        "additive_attention": [
+            "AdditiveAttention",
+        ],
+        "scaled_dot_product_attention": [
+            "DotProductAttention",
+        ],
+        "multihead_attention": [
+            "transpose_qkv",
+            "transpose_output",
+            "MultiHeadAttention",
+            "fused_attention",
+            "FusedDotProductAttention",
+            "FusedMultiHeadAttention",
+            "to_torch_multihead",
+        ],
+        "nmt_data": [
+            "find_data_file",
+            "read_data_nmt",
+            "preprocess_nmt",
+            "tokenize_nmt",
+            "Vocab",
+            "truncate_pad",
+            "build_array_nmt",
+            "load_array",
+            "load_data_nmt",
+        ],
+        "encoder_decoder": [
+            "Encoder",
+            "Decoder",
+            "EncoderDecoder",
+            "Seq2SeqEncoder",
+            "Seq2SeqDecoder",
+        ],
+        "training": [
+            "MaskedSoftmaxCELoss",
+            "grad_clipping",
+            "xavier_init_weights",
+            "train_epoch_seq2seq",
+            "train_seq2seq",
+        ],
+        "translation": [
+            "encode_source",
+            "predict_seq2seq",
+            "bleu",
+        ],
+        "bahdanau_attention": [
+            "AttentionDecoder",
+            "Seq2SeqAttentionDecoder",
+        ],
+    },
+)

@@ -1,9 +1,10 @@
-# generated from notebooks/06_bahdanau_attention.ipynb, do not edit
+# generated, do not edit: the #@save cells of
+# notebooks/06_bahdanau_attention.ipynb
 
 import torch
 from torch import nn
+from .encoder_decoder import Decoder
 from .additive_attention import AdditiveAttention
-from .seq2seq import Decoder
 
 __all__ = [
     "AttentionDecoder",
@@ -29,10 +30,12 @@ class Seq2SeqAttentionDecoder(AttentionDecoder):
     """
 
     def __init__(self, vocab_size, embed_size, num_hiddens, num_layers,
-                 dropout=0, **kwargs):
+                 dropout=0, attention=None, **kwargs):
         super().__init__(**kwargs)
-        self.attention = AdditiveAttention(num_hiddens, num_hiddens,
-                                           num_hiddens, dropout)
+        if attention is None:  # the book's: additive, num_hiddens wide
+            attention = AdditiveAttention(num_hiddens, num_hiddens,
+                                          num_hiddens, dropout)
+        self.attention = attention
         self.embedding = nn.Embedding(vocab_size, embed_size)
         self.rnn = nn.GRU(embed_size + num_hiddens, num_hiddens, num_layers,
                           dropout=dropout)
@@ -46,20 +49,24 @@ class Seq2SeqAttentionDecoder(AttentionDecoder):
 
     def forward(self, X, state):
         enc_outputs, hidden_state, enc_valid_lens = state
-        X = self.embedding(X).permute(1, 0, 2)  # (steps, batch, embed_size)
+        # (batch_size, num_steps) -> (num_steps, batch_size, embed_size)
+        X = self.embedding(X).permute(1, 0, 2)
         outputs, self._attention_weights = [], []
         for x in X:  # x: embedding of y_{t'-1}, (batch_size, embed_size)
-            query = hidden_state[-1].unsqueeze(1)  # s_{t'-1}: (batch, 1, hid)
-            # c_{t'}: keys = values = h_1 .. h_T; (batch_size, 1, hid)
+            # s_{t'-1}: (batch_size, 1, num_hiddens)
+            query = hidden_state[-1].unsqueeze(1)
+            # c_{t'}: keys = values = h_1 .. h_T; (batch_size, 1, num_hiddens)
             context = self.attention(query, enc_outputs, enc_outputs,
                                      enc_valid_lens)
             self._attention_weights.append(self.attention.attention_weights)
-            # [c_{t'}; x]: (batch, 1, hid + embed) -> (1, batch, hid + embed)
+            # [c_{t'}; x]: (batch_size, 1, num_hiddens + embed_size)
+            # -> (1, batch_size, num_hiddens + embed_size)
             x = torch.cat((context, x.unsqueeze(1)), dim=-1).permute(1, 0, 2)
             # s_{t'} = g(y_{t'-1}, c_{t'}, s_{t'-1}) for every layer
             out, hidden_state = self.rnn(x, hidden_state)
             outputs.append(out)  # (1, batch_size, num_hiddens)
-        # (steps, batch, num_hiddens) -> (batch, steps, vocab_size)
+        # (num_steps, batch_size, num_hiddens)
+        # -> (batch_size, num_steps, vocab_size)
         outputs = self.dense(torch.cat(outputs, dim=0)).permute(1, 0, 2)
         return outputs, [enc_outputs, hidden_state, enc_valid_lens]
 

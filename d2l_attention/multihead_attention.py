@@ -1,15 +1,19 @@
-# generated from notebooks/04_multihead_attention.ipynb, do not edit
+# generated, do not edit: the #@save cells of
+# notebooks/04_multihead_attention.ipynb
 
 import torch
 from torch import nn
 from .scaled_dot_product_attention import DotProductAttention
-from .additive_attention import check_attention_inputs
-from .masked_softmax import check_valid_lens_shape, valid_lens_to_mask
+from .checks import (
+    check_attention_inputs,
+    check_valid_lens,
+    check_dot_product_inputs,
+)
+from .masking import valid_lens_to_mask
 
 __all__ = [
     "transpose_qkv",
     "transpose_output",
-    "check_multihead_inputs",
     "MultiHeadAttention",
     "fused_attention",
     "FusedDotProductAttention",
@@ -19,16 +23,18 @@ __all__ = [
 
 
 def transpose_qkv(X, num_heads):
-    """Return X split into heads: (batch * heads, items, hiddens / heads).
+    """Return X split into heads, one batch entry per example and head.
 
-    Defined in notebook 04.
+    (batch_size, no. of items, num_hiddens) -> (batch_size * num_heads,
+    no. of items, num_hiddens / num_heads). Defined in notebook 04.
     """
+    batch_size, num_items, num_hiddens = X.shape
     # (batch_size, no. of items, num_heads, num_hiddens / num_heads)
-    X = X.reshape(X.shape[0], X.shape[1], num_heads, -1)
+    X = X.reshape(batch_size, num_items, num_heads, num_hiddens // num_heads)
     # (batch_size, num_heads, no. of items, num_hiddens / num_heads)
     X = X.permute(0, 2, 1, 3)
     # (batch_size * num_heads, no. of items, num_hiddens / num_heads)
-    return X.reshape(-1, X.shape[2], X.shape[3])
+    return X.reshape(batch_size * num_heads, num_items, -1)
 
 
 def transpose_output(X, num_heads):
@@ -36,27 +42,14 @@ def transpose_output(X, num_heads):
 
     Defined in notebook 04.
     """
+    # rows: batch_size * num_heads; head_size: num_hiddens / num_heads
+    rows, num_items, head_size = X.shape
     # (batch_size, num_heads, no. of items, num_hiddens / num_heads)
-    X = X.reshape(-1, num_heads, X.shape[1], X.shape[2])
+    X = X.reshape(rows // num_heads, num_heads, num_items, head_size)
     # (batch_size, no. of items, num_heads, num_hiddens / num_heads)
     X = X.permute(0, 2, 1, 3)
     # (batch_size, no. of items, num_hiddens)
-    return X.reshape(X.shape[0], X.shape[1], -1)
-
-
-def check_multihead_inputs(queries, keys, values, valid_lens, sizes):
-    """Raise ValueError/TypeError unless the inputs suit a multi-head layer.
-
-    sizes is (query_size, key_size, value_size). Defined in notebook 04.
-    """
-    query_size, key_size, value_size = sizes
-    check_attention_inputs(queries, keys, values, query_size, key_size)
-    if values.shape[-1] != value_size:
-        raise ValueError(f"values must have {value_size} features, got "
-                         f"{values.shape[-1]}")
-    if valid_lens is not None:
-        # one length per example, or one per query
-        check_valid_lens_shape(valid_lens, queries.shape[0], queries.shape[1])
+    return X.reshape(rows // num_heads, num_items, num_heads * head_size)
 
 
 class MultiHeadAttention(nn.Module):
@@ -80,15 +73,17 @@ class MultiHeadAttention(nn.Module):
         self.W_o = nn.Linear(num_hiddens, num_hiddens, bias=bias)
 
     def forward(self, queries, keys, values, valid_lens=None):
-        check_multihead_inputs(queries, keys, values, valid_lens, self.sizes)
-        # each: (batch_size * num_heads, no. of queries or key-value pairs,
+        check_attention_inputs(queries, keys, values, *self.sizes)
+        check_valid_lens(valid_lens, queries.shape[0], queries.shape[1])
+        # each: (batch_size * num_heads, no. of queries or keys,
         # num_hiddens / num_heads)
         queries = transpose_qkv(self.W_q(queries), self.num_heads)
         keys = transpose_qkv(self.W_k(keys), self.num_heads)
         values = transpose_qkv(self.W_v(values), self.num_heads)
         if valid_lens is not None:
             # each example's lengths once per head, in the row order above:
-            # (batch_size * num_heads,) or (batch_size * num_heads, queries)
+            # (batch_size * num_heads,) or
+            # (batch_size * num_heads, no. of queries)
             valid_lens = torch.repeat_interleave(valid_lens, self.num_heads,
                                                  dim=0)
         # (batch_size * num_heads, no. of queries, num_hiddens / num_heads)
@@ -98,37 +93,40 @@ class MultiHeadAttention(nn.Module):
 
     @property
     def attention_weights(self):
-        """Return the last weights as (batch, heads, queries, keys)."""
+        """Return the last weights as (batch_size, num_heads, no. of
+        queries, no. of keys)."""
         weights = getattr(self.attention, "attention_weights", None)
         if weights is None:
             return None
-        # (batch_size * num_heads, q, k) -> (batch_size, num_heads, q, k)
-        return weights.reshape(-1, self.num_heads, *weights.shape[1:])
+        rows, num_queries, num_keys = weights.shape
+        # (batch_size * num_heads, no. of queries, no. of keys)
+        # -> (batch_size, num_heads, no. of queries, no. of keys)
+        return weights.reshape(rows // self.num_heads, self.num_heads,
+                               num_queries, num_keys)
 
 
 def fused_attention(queries, keys, values, valid_lens=None, dropout_p=0.0):
     """Return DotProductAttention's output computed by PyTorch's fused op.
 
-    Same masking, rows without a valid key give zeros, no weights are
+    Same masking (a query with no valid key gets zeros), no weights are
     kept. Defined in notebook 04.
     """
     mask = None
     if valid_lens is not None:
-        # (batch, 1 or no. of queries, no. of keys), with a head axis:
-        # (batch, 1, 1 or q, no. of keys)
-        mask = valid_lens_to_mask(valid_lens.to(queries.device),
-                                  keys.shape[1])[:, None]
-    # a head axis of size 1, (batch, 1, items, features): PyTorch's fused
-    # CPU kernel takes 4-D inputs only, 3-D ones go to its unfused path
+        # (batch_size, 1 or no. of queries, no. of keys), with a head axis:
+        # (batch_size, 1, 1 or no. of queries, no. of keys)
+        mask = valid_lens_to_mask(valid_lens, keys.shape[1],
+                                  queries.device)[:, None]
+    # a head axis of size 1, (batch_size, 1, no. of items, features):
+    # PyTorch's fused CPU kernel takes 4-D inputs only, 3-D ones go to its
+    # unfused path
     queries, keys, values = (X[:, None] for X in (queries, keys, values))
-    # (batch, 1, q, d) @ (batch, 1, d, keys) -> softmax -> @ (batch, 1, keys,
-    # value size) -> (batch, 1, no. of queries, value size)
+    # (batch_size, 1, no. of queries, d) @ (batch_size, 1, d, no. of keys)
+    # -> softmax -> @ (batch_size, 1, no. of keys, value_size)
+    # -> (batch_size, 1, no. of queries, value_size)
     output = nn.functional.scaled_dot_product_attention(
         queries, keys, values, attn_mask=mask, dropout_p=dropout_p)
-    if mask is not None:
-        # (batch, 1, 1 or q, 1): False where a query has no valid key
-        output = output.masked_fill(~mask.any(dim=-1, keepdim=True), 0)
-    return output[:, 0]  # (batch, no. of queries, value size)
+    return output[:, 0]  # (batch_size, no. of queries, value_size)
 
 
 class FusedDotProductAttention(DotProductAttention):
@@ -138,11 +136,9 @@ class FusedDotProductAttention(DotProductAttention):
     """
 
     def forward(self, queries, keys, values, valid_lens=None):
-        # the same checks as DotProductAttention: keys as wide as queries
-        check_attention_inputs(queries, keys, values,
-                               key_size=queries.shape[-1])
-        if valid_lens is not None:
-            check_valid_lens_shape(valid_lens, *queries.shape[:2])
+        # the checks of DotProductAttention and of its masked_softmax
+        check_dot_product_inputs(queries, keys, values)
+        check_valid_lens(valid_lens, queries.shape[0], queries.shape[1])
         self.attention_weights = None
         dropout_p = self.dropout.p if self.training else 0.0
         return fused_attention(queries, keys, values, valid_lens, dropout_p)

@@ -132,6 +132,7 @@ def test_whole_number_float_lengths_are_accepted():
     (torch.tensor([[1, 2, 3]]), "valid_lens must have shape"),
     (torch.tensor([-1, 2]), ">= 0"),
     (torch.tensor([1.5, 2.0]), "whole numbers"),
+    (torch.tensor([[1, 2], [0, -3]]), ">= 0"),
 ])
 def test_bad_valid_lens_raise_value_error(lens, message):
     with pytest.raises(ValueError, match=message):
@@ -190,3 +191,12 @@ def test_cuda_matches_cpu():
     lens = torch.tensor([[1, 2, 3, 4], [5, 0, 1, 2], [3, 3, 3, 3]])
     on_gpu = masked_softmax(X.cuda(), lens.cuda()).cpu()
     torch.testing.assert_close(on_gpu, masked_softmax(X, lens))
+
+
+def test_valid_lens_to_mask_reads_the_values_and_moves_to_device():
+    with pytest.raises(ValueError, match=">= 0"):
+        valid_lens_to_mask(torch.tensor([2, -1]), 4)
+    with pytest.raises(ValueError, match="whole numbers"):
+        valid_lens_to_mask(torch.tensor([0.5]), 4)
+    mask = valid_lens_to_mask(torch.tensor([1, 3]), 4, torch.device("meta"))
+    assert mask.device.type == "meta" and mask.shape == (2, 1, 4)

@@ -372,3 +372,21 @@ def test_fused_attention_dropout_is_unbiased():
     assert changed.float().mean() > 0.9
     error = (out.mean(dim=0) - expected[0]).abs()
     assert (error < 5 * out.std(dim=0) / draws**0.5 + 1e-6).all()
+
+
+@pytest.mark.parametrize("fused", [False, True])
+def test_one_call_reads_the_valid_lengths_once(monkeypatch, fused):
+    import d2l_attention.masking as masking
+
+    reads = []
+    check = masking.check_valid_lens_values
+    monkeypatch.setattr(masking, "check_valid_lens_values",
+                        lambda lens: reads.append(lens) or check(lens))
+    layer = make_layer(SHAPES[0], torch.float32, "cpu", bias=False,
+                       fused=fused)
+    queries, keys, values = make_inputs(SHAPES[0], torch.float32, "cpu")
+    lens = torch.ones(queries.shape[0], dtype=torch.long)
+    layer(queries, keys, values, lens)
+    assert len(reads) == 1
+    with pytest.raises(ValueError, match=">= 0"):
+        layer(queries, keys, values, -lens)

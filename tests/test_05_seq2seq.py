@@ -41,6 +41,17 @@ def test_missing_corpus_says_run_make_data(tmp_path):
         find_data_file(tmp_path)
 
 
+def test_corpus_found_in_the_data_folder_above(tmp_path, monkeypatch):
+    corpus = tmp_path / "data" / "fra-eng" / "fra.txt"
+    corpus.parent.mkdir(parents=True)
+    corpus.write_text("Go.\tVa !\n", encoding="utf-8")
+    (tmp_path / "notebooks").mkdir()
+    monkeypatch.chdir(tmp_path / "notebooks")
+    assert find_data_file() == corpus.resolve()
+    monkeypatch.chdir(tmp_path)
+    assert find_data_file() == corpus.resolve()
+
+
 def test_preprocess_matches_d2l(d2l):
     text = "Go.\tVa !\nI'm OK,\u202fthanks!\xa0Really?..\nA. B ."
     assert preprocess_nmt(text) == d2l.preprocess_nmt(text)

@@ -77,9 +77,8 @@ def test_decoder_state_shapes_of_the_source():
 def test_step_by_step_equals_whole_target(swap):
     torch.manual_seed(2)
     encoder = Seq2SeqEncoder(10, 8, 16, 2).eval()
-    decoder = Seq2SeqAttentionDecoder(10, 8, 16, 2, 0.1)
-    if swap:
-        decoder.attention = DotProductAttention(0.1)
+    attention = DotProductAttention(0.1) if swap else None
+    decoder = Seq2SeqAttentionDecoder(10, 8, 16, 2, 0.1, attention=attention)
     decoder.eval()
     X, Y = torch.randint(0, 10, (3, 6)), torch.randint(0, 10, (3, 5))
     valid = torch.tensor([6, 2, 4])
@@ -106,8 +105,10 @@ def test_scoring_parameters_and_the_dot_product_swap():
     assert sum(
         p.numel() for p in decoder.attention.parameters()
     ) == scoring_count(32)
-    decoder.attention = DotProductAttention(0.1)
-    assert size - sum(p.numel() for p in decoder.parameters()) == (
+    dot = DotProductAttention(0.1)
+    swapped = Seq2SeqAttentionDecoder(10, 8, 32, 2, attention=dot)
+    assert swapped.attention is dot
+    assert size - sum(p.numel() for p in swapped.parameters()) == (
         scoring_count(32)
     )
 
@@ -191,12 +192,13 @@ def test_training_lowers_the_loss_and_translates(data_dir, attention):
     data_iter, src_vocab, tgt_vocab = load_data_nmt(
         batch_size=2, num_steps=5, num_examples=5, data_dir=data_dir
     )
+    # exercise 2: the constructor takes the attention module
+    scoring = DotProductAttention(0.1) if attention == "dot product" else None
     net = EncoderDecoder(
         Seq2SeqEncoder(len(src_vocab), 8, 16, 2, 0.1),
-        Seq2SeqAttentionDecoder(len(tgt_vocab), 8, 16, 2, 0.1),
+        Seq2SeqAttentionDecoder(len(tgt_vocab), 8, 16, 2, 0.1,
+                                attention=scoring),
     )
-    if attention == "dot product":  # exercise 2: a one-line swap
-        net.decoder.attention = DotProductAttention(0.1)
     history = train_briefly(net, data_iter, tgt_vocab)
     assert history[-1] < history[0] / 3
     device = torch.device("cpu")

@@ -62,16 +62,18 @@ def test_saved_cells_become_modules_and_init(tmp_path):
     assert sorted(path.name for path in files) == [
         "__init__.py", "first.py", "second.py"]
     first = files[package / "first.py"]
-    assert first.startswith(
-        "# generated from notebooks/01_first.ipynb, do not edit\n")
+    assert first.startswith("# generated, do not edit: the #@save cells of\n"
+                            "# notebooks/01_first.ipynb\n")
     assert "import math\n" in first and "print(" not in first
     assert '__all__ = [\n    "square",\n    "Scale",\n]' in first
     assert "def _helper():" in first  # private: saved, not exported
     second = files[package / "second.py"]
     assert "from .first import square\n" in second
     init = files[package / "__init__.py"]
-    assert "from .first import (\n    square,\n    Scale,\n)" in init
-    assert "from .second import (\n    cube,\n)" in init
+    assert ('"first": [\n            "square",\n            "Scale",\n'
+            '        ],') in init
+    assert '"second": [\n            "cube",\n        ],' in init
+    assert "_helper" not in init
     for path, text in files.items():
         compile(text, str(path), "exec")
     export.write_package(files, package)
@@ -147,7 +149,10 @@ def test_private_names_may_repeat_across_notebooks(tmp_path):
 
 @pytest.mark.parametrize("source, problem", [
     ("#@save\nx = 1", "only imports, functions and classes"),
-    ("#@save\nfrom d2l_attention import cube", "no earlier notebook"),
+    ("#@save\nfrom d2l_attention import cube", "no notebook saves it"),
+    ("#@save\nimport d2l_attention", "must not import itself"),
+    ("#@save\nfrom d2l_attention.first import x", "must not import itself"),
+    ("#@save\nfrom . import first", "must not import itself"),
     ("#@save\ndef f(:\n    pass", "invalid syntax"),
 ])
 def test_other_bad_saved_cells_are_errors(tmp_path, source, problem):
@@ -179,3 +184,51 @@ def test_main_reports_one_line_per_problem(tmp_path, monkeypatch, capsys):
     assert export.main() == 1
     lines = capsys.readouterr().err.strip().splitlines()
     assert len(lines) == 1 and lines[0].startswith("export: notebooks/")
+
+
+def test_a_cell_names_its_module_and_gets_the_imports_it_uses(tmp_path):
+    notebooks = tmp_path / "notebooks"
+    plot = ("#@save plotting\ndef draw(x):\n"
+            "    return plt.plot(square(x))")
+    write_notebook(notebooks, "01_first.ipynb", [
+        "#@save\nimport math\nimport matplotlib.pyplot as plt",
+        SQUARE, plot])
+    write_notebook(notebooks, "02_second.ipynb", [
+        "#@save plotting\ndef draw_cube(x):\n    return draw(x) * x"])
+    package = tmp_path / "pkg"
+    files = export.package_files(notebooks, package)
+    first = files[package / "first.py"]
+    plotting = files[package / "plotting.py"]
+    # each module imports what its own code uses, and nothing else
+    assert "import math" not in first and "plt" not in first
+    assert "import matplotlib.pyplot as plt\n" in plotting
+    assert "import math" not in plotting
+    assert "from .first import square\n" in plotting
+    assert "def draw_cube" in plotting  # cells of two notebooks, in order
+    assert plotting.index("def draw(") < plotting.index("def draw_cube")
+    assert "# notebooks/02_second.ipynb\n" in plotting
+    assert '"plotting": [\n            "draw",\n            "draw_cube",' in (
+        files[package / "__init__.py"])
+
+
+def test_a_module_named_like_a_public_name_is_an_error(tmp_path):
+    notebooks = tmp_path / "notebooks"
+    write_notebook(notebooks, "01_square.ipynb", [SQUARE], ids=["sq"])
+    message = export_error(notebooks)
+    assert "01_square.ipynb, cell 2, id sq: saves to module square" in message
+
+
+def test_modules_that_import_each_other_are_an_error(tmp_path):
+    notebooks = tmp_path / "notebooks"
+    write_notebook(notebooks, "01_first.ipynb", [
+        "#@save a\ndef f():\n    return g()",
+        "#@save b\ndef g():\n    return 1\n\n\ndef h():\n    return f()"])
+    assert "modules import each other: a -> b -> a" in export_error(notebooks)
+
+
+def test_near_miss_module_marker_is_an_error(tmp_path):
+    notebooks = tmp_path / "notebooks"
+    write_notebook(notebooks, "01_first.ipynb",
+                   ["#@save Plotting\ndef f():\n    pass"], ids=["bad"])
+    message = export_error(notebooks)
+    assert "id bad" in message and "'#@save module_name'" in message

@@ -28,3 +28,26 @@ def test_package_reexports_public_names():
 
     for name in d2l_attention.__all__:
         assert callable(getattr(d2l_attention, name)), name
+
+
+def test_importing_the_models_leaves_plotting_and_training_out():
+    code = (
+        "import sys\n"
+        "from d2l_attention import (MultiHeadAttention, load_data_nmt,\n"
+        "    predict_seq2seq, Seq2SeqAttentionDecoder)\n"
+        "loaded = [m for m in ('matplotlib', 'IPython',\n"
+        "          'd2l_attention.plotting', 'd2l_attention.training')\n"
+        "          if m in sys.modules]\n"
+        "assert not loaded, loaded\n"
+        "from d2l_attention import train_seq2seq\n"
+        "assert 'matplotlib' in sys.modules\n")
+    result = subprocess.run([sys.executable, "-c", code],
+                            capture_output=True, text=True)
+    assert result.returncode == 0, result.stderr
+
+
+def test_the_package_never_imports_itself():
+    for path in (ROOT / "d2l_attention").glob("*.py"):
+        text = path.read_text(encoding="utf-8")
+        assert "import d2l_attention" not in text, path
+        assert "from d2l_attention" not in text, path

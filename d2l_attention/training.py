@@ -1,0 +1,105 @@
+# generated, do not edit: the #@save cells of
+# notebooks/05_seq2seq.ipynb
+
+import torch
+from torch import nn
+from torch.nn import functional as F
+from tqdm.auto import tqdm
+from .masking import sequence_mask
+from .plotting import LossCurve
+
+__all__ = [
+    "MaskedSoftmaxCELoss",
+    "grad_clipping",
+    "xavier_init_weights",
+    "train_epoch_seq2seq",
+    "train_seq2seq",
+]
+
+
+class MaskedSoftmaxCELoss(nn.Module):
+    """Per-example cross-entropy over valid positions, / num_steps.
+
+    Defined in notebook 05.
+    """
+
+    def forward(self, pred, label, valid_len, num_steps=None):
+        # pred: (batch_size, steps, vocab_size), label: (batch_size, steps);
+        # steps is num_steps, or fewer when padding columns were cut
+        batch_size, steps, vocab_size = pred.shape
+        # (batch_size * steps, vocab_size) against (batch_size * steps,)
+        losses = F.cross_entropy(pred.reshape(batch_size * steps, vocab_size),
+                                 label.reshape(batch_size * steps),
+                                 reduction="none")
+        # (batch_size, steps), zero past each valid length
+        losses = sequence_mask(losses.reshape(batch_size, steps), valid_len)
+        num_steps = steps if num_steps is None else num_steps
+        return losses.sum(dim=1) / num_steps  # (batch_size,)
+
+
+def grad_clipping(net, theta):
+    """Scale the gradients in place so their total norm is at most theta.
+
+    Defined in notebook 05.
+    """
+    params = [p for p in net.parameters() if p.grad is not None]
+    torch.nn.utils.clip_grad_norm_(params, theta)
+
+
+def xavier_init_weights(module):
+    """Xavier-initialise the weight matrices of linear and RNN layers.
+
+    Defined in notebook 05.
+    """
+    if type(module) is nn.Linear:
+        nn.init.xavier_uniform_(module.weight)
+    if type(module) in (nn.GRU, nn.LSTM):
+        for name, param in module.named_parameters():
+            if "weight" in name:
+                nn.init.xavier_uniform_(param)
+
+
+def train_epoch_seq2seq(net, data_iter, loss, optimizer, bos, device):
+    """Return (summed loss, no. of target tokens) of one epoch.
+
+    Defined in notebook 05.
+    """
+    total_loss, num_tokens = 0.0, 0
+    for X, X_valid_len, Y, Y_valid_len in data_iter:
+        num_steps = Y.shape[1]
+        # the shortcut: drop the columns that are padding in every target
+        Y = Y[:, :int(Y_valid_len.max())]
+        X, Y = X.to(device), Y.to(device)
+        bos_column = torch.full((Y.shape[0], 1), bos, device=device)
+        dec_input = torch.cat([bos_column, Y[:, :-1]], 1)  # teacher forcing
+        Y_hat, _ = net(X, dec_input, X_valid_len)
+        batch_loss = loss(Y_hat, Y, Y_valid_len, num_steps).sum()
+        optimizer.zero_grad()
+        batch_loss.backward()
+        grad_clipping(net, 1)
+        optimizer.step()
+        total_loss += batch_loss.item()
+        num_tokens += int(Y_valid_len.sum())
+    return total_loss, num_tokens
+
+
+def train_seq2seq(net, data_iter, lr, num_epochs, tgt_vocab, device,
+                  plot=True, progress=True):
+    """Train net; return the loss of every epoch.
+
+    Defined in notebook 05.
+    """
+    net.apply(xavier_init_weights)
+    net.to(device).train()
+    optimizer = torch.optim.Adam(net.parameters(), lr=lr)
+    loss, bos = MaskedSoftmaxCELoss(), tgt_vocab["<bos>"]
+    curve = LossCurve(num_epochs) if plot else None
+    losses = []
+    for epoch in tqdm(range(num_epochs), disable=not progress):
+        total_loss, num_tokens = train_epoch_seq2seq(
+            net, data_iter, loss, optimizer, bos, device)
+        losses.append(total_loss / num_tokens)
+        if curve is not None and ((epoch + 1) % 10 == 0
+                                  or epoch + 1 == num_epochs):
+            curve.add(epoch + 1, losses[-1])
+    return losses
