@@ -96,9 +96,12 @@ class Seq2SeqDecoder(Decoder):
 
     def forward(self, X, state):
         hidden, context = state
-        X = self.embedding(X).permute(1, 0, 2)  # (steps, batch, embed_size)
-        # the same context at every step: (steps, batch, num_hiddens)
+        # (batch_size, num_steps) -> (num_steps, batch_size, embed_size)
+        X = self.embedding(X).permute(1, 0, 2)
+        # the same context at every step: (num_steps, batch_size,
+        # num_hiddens)
         repeated = context.expand(X.shape[0], -1, -1)
         output, hidden = self.rnn(torch.cat((X, repeated), dim=2), hidden)
-        # (steps, batch, num_hiddens) -> (batch, steps, vocab_size)
+        # (num_steps, batch_size, num_hiddens)
+        # -> (batch_size, num_steps, vocab_size)
         return self.dense(output).permute(1, 0, 2), (hidden, context)
