@@ -5,6 +5,10 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 NOTEBOOKS := $(sort $(wildcard notebooks/*.ipynb))
+# the Portuguese edition, generated from the English (tools/translate.py)
+NOTEBOOKS_PT := $(sort $(wildcard notebooks/pt_BR/*.ipynb))
+# JupyterLab's settings for `make lab-pt` only: its interface in Portuguese
+LAB_PT := build/lab-pt
 CODE   := d2l_attention tests tools bench
 # JupyterLab refuses to start as root (containers) unless told to
 LAB_FLAGS ?= $(if $(filter 0,$(shell id -u)),--allow-root)
@@ -19,8 +23,8 @@ KERNELS_BASE := ATEN_CPU_CAPABILITY=default ONEDNN_MAX_CPU_ISA=SSE41 \
 # rebuild even when the stamp looks up to date
 VENV_RUNS := $(shell $(BIN)/python -c 'import sys' 2>/dev/null && echo yes)
 
-.PHONY: setup lab test test-kernels test-browser execute lib lint bench \
-        data clean FORCE
+.PHONY: setup lab lab-pt test test-kernels test-browser execute lib lint \
+        bench data po pt clean FORCE
 
 setup: $(STAMP)
 
@@ -71,8 +75,22 @@ lab: setup
 	    "notebooks; their widgets show after Run All" >&2
 	$(BIN)/jupyter lab --notebook-dir=notebooks $(LAB_FLAGS)
 
+# The Portuguese notebooks, with JupyterLab's menus in Portuguese: the
+# locale is set in a settings folder of this target's own (under build/),
+# so `make lab` keeps the user's settings and language.
+lab-pt: setup
+	@$(BIN)/python tools/fetch_data.py || echo "make lab-pt: aviso:" \
+	    "seguindo sem o corpus inglês-francês; os notebooks 01-04 não" \
+	    "precisam dele (veja README.pt-BR.md)." >&2
+	@$(BIN)/jupyter trust $(NOTEBOOKS_PT) >/dev/null || true
+	mkdir -p $(LAB_PT)/workspaces
+	cp -R locale/pt_BR/jupyterlab-settings/. $(LAB_PT)/user-settings
+	JUPYTERLAB_SETTINGS_DIR=$(LAB_PT)/user-settings \
+	JUPYTERLAB_WORKSPACES_DIR=$(LAB_PT)/workspaces \
+	    $(BIN)/jupyter lab --notebook-dir=notebooks/pt_BR $(LAB_FLAGS)
+
 test: setup data
-	$(NBVAL) $(NOTEBOOKS) tests
+	$(NBVAL) $(NOTEBOOKS) $(NOTEBOOKS_PT) tests
 
 # The notebooks under each emulated CPU kernel set; reports every failing one.
 test-kernels: setup data
@@ -92,7 +110,22 @@ test-browser: setup data
 	$(BIN)/python tools/browser_test.py
 
 execute: lib data
-	for nb in $(NOTEBOOKS); do \
+	$(BIN)/python tools/translate.py build >/dev/null
+	for nb in $(NOTEBOOKS) $(NOTEBOOKS_PT); do \
+	    $(BIN)/jupyter nbconvert --to notebook --execute --inplace \
+	        --ExecutePreprocessor.timeout=1200 "$$nb" || exit 1; \
+	done
+
+# The English text into the PO files of locale/pt_BR/ (a changed block turns
+# fuzzy, with its old English kept); start a new one with
+#   .venv/bin/python tools/translate.py update notebooks/NN_name.ipynb
+po: setup
+	$(BIN)/python tools/translate.py update
+
+# The Portuguese notebooks from the PO files; those whose code changed run
+pt: lib
+	@stale=$$($(BIN)/python tools/translate.py build) || exit 1; \
+	for nb in $$stale; do \
 	    $(BIN)/jupyter nbconvert --to notebook --execute --inplace \
 	        --ExecutePreprocessor.timeout=1200 "$$nb" || exit 1; \
 	done
@@ -107,4 +140,4 @@ bench: setup data
 	$(BIN)/python bench/run.py
 
 clean:
-	rm -rf $(VENV) data/fra-eng data/fra-eng.zip
+	rm -rf $(VENV) data/fra-eng data/fra-eng.zip $(LAB_PT)
