@@ -141,9 +141,7 @@ def _open_math(lines):
 
 def has_words(text):
     """Whether text has words outside math, code spans and link targets."""
-    for pattern in (MATH, CODE_SPAN, LINK):
-        text = pattern.sub(" ", text)
-    return bool(LETTERS.search(text))
+    return bool(LETTERS.search(_bare(text)))
 
 
 # a space before what would start a list, a heading or a quote at the start
@@ -220,9 +218,8 @@ class CodeString:
     pieces: int
 
 
-def _literals(source):
+def _literals(source, tokens):
     """Yield (start, end, text, tokens before it) of each string literal."""
-    tokens = list(tokenize.generate_tokens(io.StringIO(source).readline))
     fstring_start = getattr(tokenize, "FSTRING_START", None)
     fstring_end = getattr(tokenize, "FSTRING_END", None)
     i = 0
@@ -283,7 +280,7 @@ def _context(before, after):
             role = "key"
         elif bracket == "[" and prev is not None and (
                 prev.string in ")]" or prev.type == tokenize.NAME
-                and not kwlist_has(prev.string)):
+                and not keyword_module.iskeyword(prev.string)):
             role = "index"
     call = None
     for bracket, kw, name, _ in reversed(stack):
@@ -292,10 +289,6 @@ def _context(before, after):
             call = name
             break
     return keyword, call, role
-
-
-def kwlist_has(name):
-    return name in keyword_module.kwlist
 
 
 def _docstring_starts(tree):
@@ -323,7 +316,7 @@ def code_strings(source, every=False):
     docstrings = _docstring_starts(ast.parse(source))
     tokens = list(tokenize.generate_tokens(io.StringIO(source).readline))
     groups = []
-    for start, end, text, before in _literals(source):
+    for start, end, text, before in _literals(source, tokens):
         parts = STRING.match(text)
         if parts is None or "b" in parts["prefix"].lower():
             continue
