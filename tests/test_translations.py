@@ -225,6 +225,14 @@ def test_the_built_notebook_and_a_stale_one(project):
     again = nbformat.read(translate.OUT / "01_x.ipynb", as_version=4)
     assert again.cells[2].outputs[0].text == "ran"
 
+    english = nbformat.read(notebook, as_version=4)  # a tag, same code
+    english.cells[1].metadata["tags"] = ["solution"]
+    nbformat.write(english, notebook)
+    assert not translate.build(notebook)
+    again = nbformat.read(translate.OUT / "01_x.ipynb", as_version=4)
+    assert again.cells[2].metadata["tags"] == ["solution"]
+    assert again.cells[2].outputs[0].text == "ran"
+
     fill(translate.po_path(notebook), {"Attention weights": "Pesos"})
     now = translate.translated(nbformat.read(notebook, as_version=4),
                                translate.translations(notebook),

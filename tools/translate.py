@@ -23,9 +23,9 @@ running again are printed (`make pt` runs them).
 
 import argparse
 import ast
+import copy
 import difflib
 import io
-import json
 import keyword as keyword_module
 import re
 import sys
@@ -682,12 +682,12 @@ def build(notebook):
         if previous is not None and previous.source == cell.source:
             cell.outputs = previous.outputs
             cell.execution_count = previous.execution_count
-            cell.metadata = previous.metadata
+            if "execution" in previous.metadata:  # the timings of that run
+                cell.metadata["execution"] = previous.metadata["execution"]
         else:
             stale = True
-    if old is not None:  # the kernel that ran it, for instance
-        nb.metadata = old.metadata | {k: v for k, v in nb.metadata.items()
-                                      if k not in old.metadata}
+    if old is not None and "widgets" in old.metadata:  # the kept outputs'
+        nb.metadata["widgets"] = old.metadata["widgets"]
     OUT.mkdir(parents=True, exist_ok=True)
     tmp = target.with_suffix(".ipynb.tmp")
     nbformat.write(nb, tmp)
@@ -704,7 +704,7 @@ def translated(english, table, name):
     first.id = FIRST_CELL_ID
     nb.cells.append(first)
     for cell in english.cells:
-        cell = nbformat.from_dict(json.loads(json.dumps(cell)))
+        cell = copy.deepcopy(cell)
         cell.metadata = _metadata(cell)
         if cell.cell_type == "markdown":
             cell.source = translate_markdown(
