@@ -9,6 +9,7 @@ NOTEBOOKS := $(sort $(wildcard notebooks/*.ipynb))
 NOTEBOOKS_PT := $(sort $(wildcard notebooks/pt_BR/*.ipynb))
 # JupyterLab's settings for `make lab-pt` only: its interface in Portuguese
 LAB_PT := build/lab-pt
+STUDENT := build/student
 CODE   := d2l_attention tests tools bench
 # JupyterLab refuses to start as root (containers) unless told to
 LAB_FLAGS ?= $(if $(filter 0,$(shell id -u)),--allow-root)
@@ -24,7 +25,7 @@ KERNELS_BASE := ATEN_CPU_CAPABILITY=default ONEDNN_MAX_CPU_ISA=SSE41 \
 VENV_RUNS := $(shell $(BIN)/python -c 'import sys' 2>/dev/null && echo yes)
 
 .PHONY: setup lab lab-pt test test-kernels test-browser execute lib lint \
-        bench data po pt clean FORCE
+        bench data po pt student clean FORCE
 
 setup: $(STAMP)
 
@@ -133,6 +134,12 @@ pt: lib
 lib: setup
 	$(BIN)/python tools/export.py
 
+# The student edition, to hand out: both editions without the cells tagged
+# `solution` (a line says the solution is in the full notebook), written to
+# $(STUDENT)/ and $(STUDENT)/pt_BR/ (git-ignored)
+student: setup
+	$(BIN)/python tools/student.py $(STUDENT) $(NOTEBOOKS) $(NOTEBOOKS_PT)
+
 lint: setup
 	$(BIN)/ruff check $(CODE) notebooks
 
@@ -140,4 +147,4 @@ bench: setup data
 	$(BIN)/python bench/run.py
 
 clean:
-	rm -rf $(VENV) data/fra-eng data/fra-eng.zip $(LAB_PT)
+	rm -rf $(VENV) data/fra-eng data/fra-eng.zip $(LAB_PT) $(STUDENT)
