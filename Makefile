@@ -104,9 +104,11 @@ test-kernels: setup data
 	    echo "make test-kernels: failed with$${failed#;}" >&2; exit 1; \
 	fi
 
-# Each notebook in JupyterLab in the system Chromium (Debian: chromium),
+# Each notebook of both editions in JupyterLab in the system Chromium
+# (Debian: chromium), the Portuguese ones with JupyterLab in Portuguese,
 # driven by Playwright: Run All, then its explorer worked with mouse and
-# keyboard. Screenshots go to build/browser/.
+# keyboard, its labels checked to show whole. Screenshots go to
+# build/browser/.
 test-browser: setup data
 	$(BIN)/python tools/browser_test.py
 

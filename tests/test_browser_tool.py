@@ -1,5 +1,6 @@
 """tools/browser_test.py: the parts that need no browser."""
 
+import json
 import socket
 
 import browser_test
@@ -45,12 +46,45 @@ def test_free_port_can_be_bound():
 
 def test_notebooks_are_served_from_a_copy(tmp_path):
     served = browser_test.copy_notebooks([], tmp_path)
-    names = sorted(p.name for p in served.glob("*.ipynb"))
-    assert names == sorted(
-        p.name for p in browser_test.NOTEBOOKS.glob("*.ipynb"))
+    names = sorted(p.relative_to(served).as_posix()
+                   for p in served.rglob("*.ipynb"))
+    assert names == sorted(p.relative_to(browser_test.NOTEBOOKS).as_posix()
+                           for p in browser_test.NOTEBOOKS.rglob("*.ipynb"))
+    assert "pt_BR/01_masked_softmax.ipynb" in names
     assert served.resolve() != browser_test.NOTEBOOKS.resolve()
     assert (tmp_path / "data").resolve() == (
         browser_test.ROOT / "data").resolve()
+
+
+def test_both_editions_by_default_each_in_its_language(tmp_path):
+    paths = browser_test.notebook_paths([])
+    english = sorted(browser_test.NOTEBOOKS.glob("*.ipynb"))
+    portuguese = sorted((browser_test.NOTEBOOKS / "pt_BR").glob("*.ipynb"))
+    assert paths == english + portuguese and portuguese
+    assert {browser_test.language(p) for p in english} == {"en"}
+    assert {browser_test.language(p) for p in portuguese} == {"pt_BR"}
+    assert browser_test.served_name(portuguese[0]) == (
+        "pt_BR/" + portuguese[0].name)
+    # a notebook from elsewhere is served by its name, in English
+    other = tmp_path / "pt_BR_copy.ipynb"
+    other.write_text("{}")
+    assert browser_test.served_name(other) == "pt_BR_copy.ipynb"
+    assert browser_test.language(other) == "en"
+    served = browser_test.copy_notebooks([other], tmp_path)
+    assert (served / "pt_BR_copy.ipynb").read_text() == "{}"
+
+
+def test_the_portuguese_server_sets_the_locale(tmp_path):
+    setting = browser_test.LOCALE_SETTING
+    browser_test.write_lab_settings(tmp_path / "en")
+    browser_test.write_lab_settings(tmp_path / "pt", "pt_BR")
+    assert not (tmp_path / "en" / setting).exists()
+    assert json.loads((tmp_path / "pt" / setting).read_text()) == {
+        "locale": "pt_BR"}
+    # the same setting as make lab-pt's
+    lab_pt = (browser_test.ROOT / "locale" / "pt_BR" / "jupyterlab-settings"
+              / setting).read_text()
+    assert '"locale": "pt_BR"' in lab_pt
 
 
 def test_digests_see_a_changed_file(tmp_path):

@@ -1,6 +1,6 @@
 """Open each notebook in JupyterLab in Chromium and work its explorer.
 
-    python tools/browser_test.py                 # every notebooks/*.ipynb
+    python tools/browser_test.py        # both editions, every notebook
     python tools/browser_test.py notebooks/01_masked_softmax.ipynb
 
 What a new user would do, done by Playwright for Python in the system
@@ -12,8 +12,15 @@ error, find the explorer (the ipywidgets `interact` area) and check that it
 is a live widget, work each of its controls with the mouse and keyboard
 (drag a slider, type a sentence and press Enter, pick another option),
 check that the figure or text changed, and fail on console errors that come
-from the widgets. Screenshots of the explorer before and after, and of
-every figure, go to build/browser/NAME/.
+from the widgets. Every label of the explorer must show whole (a label cut
+short fails), and every slider must be long enough to drag. Screenshots of
+the explorer before and after, and of every figure, go to
+build/browser/NAME/ (build/browser/pt_BR/NAME/ for the Portuguese edition).
+
+The notebooks of notebooks/pt_BR/ open in a JupyterLab whose interface is in
+Portuguese (the locale setting of `make lab-pt`). Menu items are found by
+the command they run, not by their text, so the same steps work in both
+languages; the notes say what the menu showed.
 
 JupyterLab serves a temporary copy of notebooks/ (the data folder is linked
 beside it), so autosave never touches the project's files; the server runs
@@ -67,6 +74,8 @@ LAB_SETTINGS = {
     "@jupyterlab/notebook-extension/tracker.jupyterlab-settings":
         {"windowingMode": "none"},
 }
+LOCALE_SETTING = "@jupyterlab/translation-extension/plugin.jupyterlab-settings"
+PORTUGUESE = "pt_BR"  # the folder of the Portuguese edition, and its locale
 MIN_SLIDER_PX = 100  # a slider track shorter than this cannot be dragged
 CONTROLS = (".widget-slider, .widget-text, .widget-textarea, "
             ".widget-dropdown, .widget-checkbox, .widget-toggle-buttons, "
@@ -93,6 +102,20 @@ def free_port():
         return sock.getsockname()[1]
 
 
+def served_name(path):
+    """Return the path under which JupyterLab serves a notebook."""
+    try:
+        return path.resolve().relative_to(NOTEBOOKS.resolve()).as_posix()
+    except ValueError:  # from outside notebooks/: copied by name
+        return path.name
+
+
+def language(path):
+    """Return the interface language a notebook is tested in."""
+    return PORTUGUESE if served_name(path).startswith(PORTUGUESE + "/") \
+        else "en"
+
+
 def copy_notebooks(paths, workdir):
     """Copy notebooks/ (and any other notebook asked for) into workdir."""
     served = workdir / "notebooks"
@@ -101,14 +124,18 @@ def copy_notebooks(paths, workdir):
     # notebooks that look for ../data find the project's data
     (workdir / "data").symlink_to(ROOT / "data", target_is_directory=True)
     for path in paths:
-        if path.resolve().parent != NOTEBOOKS.resolve():
+        if served_name(path) == path.name and not (
+                served / path.name).exists():
             shutil.copy2(path, served / path.name)
     return served
 
 
-def write_lab_settings(settings_dir):
+def write_lab_settings(settings_dir, locale="en"):
     """Write the JupyterLab user settings used during the test."""
-    for name, values in LAB_SETTINGS.items():
+    settings = dict(LAB_SETTINGS)
+    if locale != "en":
+        settings[LOCALE_SETTING] = {"locale": locale}
+    for name, values in settings.items():
         path = settings_dir / name
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_text(json.dumps(values), encoding="utf-8")
@@ -117,17 +144,18 @@ def write_lab_settings(settings_dir):
 class LabServer:
     """JupyterLab on a free local port, with a random token."""
 
-    def __init__(self, root_dir, workdir, log_path):
+    def __init__(self, root_dir, workdir, log_path, locale="en"):
         self.port = free_port()
         self.token = secrets.token_hex(16)
-        write_lab_settings(workdir / "settings")
+        settings = workdir / f"settings-{locale}"
+        write_lab_settings(settings, locale)
         cmd = [str(JUPYTER), "lab", "--no-browser",
                "--ServerApp.ip=127.0.0.1", f"--ServerApp.port={self.port}",
                "--ServerApp.port_retries=0",
                f"--IdentityProvider.token={self.token}",
                f"--ServerApp.root_dir={root_dir}",
-               f"--LabApp.user_settings_dir={workdir / 'settings'}",
-               f"--LabApp.workspaces_dir={workdir / 'workspaces'}"]
+               f"--LabApp.user_settings_dir={settings}",
+               f"--LabApp.workspaces_dir={workdir / f'workspaces-{locale}'}"]
         cmd.append("--LabApp.expose_app_in_browser=True")
         if os.geteuid() == 0:  # containers and CI run as root
             cmd.append("--allow-root")
@@ -189,12 +217,25 @@ class LabServer:
         self.log.close()
 
 
-def click_menu(page, menu, item):
-    """Click menu > item in JupyterLab's menu bar, as a person would."""
-    page.locator(".lm-MenuBar-itemLabel", has_text=re.compile(
-        f"^{re.escape(menu)}$")).click()
-    page.locator(".lm-Menu-itemLabel", has_text=re.compile(
-        f"^{re.escape(item)}$")).click()
+def click_menu(page, menu, command):
+    """Click the item of a main menu that runs a command, as a person would;
+    return "Menu > Item" as the page shows them, in its language.
+
+    The menu is the one whose id is jp-mainmenu-MENU ("edit", "run"), the
+    item the one that runs the command ("runmenu:run-all"): both
+    are the same in every language.
+    """
+    opened = page.locator(f"#jp-mainmenu-{menu}")
+    for title in page.locator(".lm-MenuBar-item").all():
+        title.click()
+        if opened.is_visible():
+            item = opened.locator(f'.lm-Menu-item[data-command="{command}"]')
+            label = item.locator(".lm-Menu-itemLabel").inner_text()
+            shown = f"{title.inner_text()} > {label}"
+            item.click()
+            return shown
+        page.keyboard.press("Escape")
+    raise BrowserTestError(f"no menu jp-mainmenu-{menu} in the menu bar")
 
 
 # the open notebook's kernel status as JupyterLab shows it ("idle", "busy",
@@ -215,7 +256,8 @@ def wait_kernel_idle(page, timeout_s):
     deadline = time.monotonic() + timeout_s
     while page.evaluate(KERNEL_JS) != "idle":
         dialog = page.locator(".jp-Dialog")
-        if dialog.count() and "Select Kernel" in dialog.first.inner_text():
+        # the kernel dialog, in any language: a list of kernels to pick
+        if dialog.count() and dialog.first.locator("select").count():
             dialog.first.locator(".jp-mod-accept").click()
         else:
             check_dialog(page)
@@ -254,13 +296,14 @@ def check_dialog(page):
 
 
 def run_all_cells(page, timeout_s):
-    """Clear the outputs, run all cells from the Run menu, wait for idle."""
+    """Clear the outputs, run all cells from the Run menu, wait for idle;
+    return the menu items clicked, as shown."""
     wait_kernel_idle(page, 300)
-    click_menu(page, "Edit", "Clear Outputs of All Cells")
+    clicked = [click_menu(page, "edit", "editmenu:clear-all")]
     page.wait_for_function(
         "() => (" + CELLS_JS + ")().every(c => c.count === null)",
         timeout=30_000)
-    click_menu(page, "Run", "Run All Cells")
+    clicked.append(click_menu(page, "run", "runmenu:run-all"))
     deadline = time.monotonic() + timeout_s
     page.wait_for_function(
         "() => (" + CELLS_JS + ")().some(c => c.running || c.count)",
@@ -271,6 +314,7 @@ def run_all_cells(page, timeout_s):
             raise BrowserTestError(f"cells still running after {timeout_s} s")
         time.sleep(1)
     wait_kernel_idle(page, 60)
+    return clicked
 
 
 def error_outputs(scope):
@@ -330,6 +374,30 @@ def control_name(control):
         if name:
             return name
     return control.get_attribute("class").split()[-1]
+
+
+# each label shown in the explorer: its text, the width its text needs and
+# the width it has (ipywidgets cuts a longer text short with an ellipsis)
+LABELS_JS = """els => els.filter(el => el.offsetParent !== null).map(el => ({
+    text: el.innerText.replace(/\u200b/g, '').trim(),
+    needs: el.scrollWidth, has: el.clientWidth}))"""
+
+
+def check_labels_fit(explorer):
+    """Raise if a label of the explorer is cut short; return a note."""
+    labels = [label for label in explorer.locator(
+        ".widget-label, .widget-label-basic").evaluate_all(LABELS_JS)
+        if label["text"]]
+    cut = [f"{label['text']!r} needs {label['needs']} px, has "
+           f"{label['has']} px" for label in labels
+           if label["needs"] > label["has"] + 1]
+    if cut:
+        raise BrowserTestError(
+            "label cut short (widen its description_width): "
+            + "; ".join(cut))
+    return "labels whole: " + ", ".join(
+        f"{label['text'][:40]!r} {label['needs']}/{label['has']} px"
+        for label in labels)
 
 
 def drag_slider(page, control):
@@ -468,7 +536,7 @@ def explore(page, explorer, out_dir):
     if not explorer.locator(SHOWN).count():
         raise BrowserTestError("the explorer shows no output area")
     explorer.screenshot(path=out_dir / "explorer-before.png")
-    notes, changed = [], []
+    notes, changed = [check_labels_fit(explorer)], [True]
     for i, control in enumerate(explorer.locator(CONTROLS).all()):
         before = shown_html(explorer)
         name = control_name(control)
@@ -557,7 +625,7 @@ def check_notebook(browser, server, path, out_dir):
     page = browser.new_page(viewport={"width": 1280, "height": 900})
     console = Console(page)
     try:
-        page.goto(server.url(path.name))
+        page.goto(server.url(served_name(path)))
         page.locator(".jp-NotebookPanel .jp-Cell").first.wait_for(
             timeout=120_000)
         try:  # the saved explorer of a trusted notebook is a widget
@@ -566,10 +634,11 @@ def check_notebook(browser, server, path, out_dir):
             raise BrowserTestError(
                 f"before Run All, in the saved outputs: {error}") from error
         page.screenshot(path=out_dir / "saved-explorer.png")
-        run_all_cells(page, RUN_TIMEOUT_S)
+        clicked = run_all_cells(page, RUN_TIMEOUT_S)
         check_cells(page)
         explorer = find_explorer(page)
-        notes = explore(page, explorer, out_dir)
+        notes = ["menus: " + ", ".join(clicked)]
+        notes += explore(page, explorer, out_dir)
         explorer.scroll_into_view_if_needed()
         page.screenshot(path=out_dir / "page-at-explorer.png")
         notes += save_figures(page, out_dir) + raw_reprs(page)
@@ -588,7 +657,9 @@ def check_notebook(browser, server, path, out_dir):
 
 def notebook_paths(args):
     """Return the notebooks to test: the ones named, or all of them."""
-    paths = [Path(arg) for arg in args] or sorted(NOTEBOOKS.glob("*.ipynb"))
+    paths = [Path(arg) for arg in args] or (
+        sorted(NOTEBOOKS.glob("*.ipynb"))
+        + sorted((NOTEBOOKS / PORTUGUESE).glob("*.ipynb")))
     missing = [str(path) for path in paths if not path.is_file()]
     if missing:
         sys.exit(f"no such notebook: {', '.join(missing)}")
@@ -603,19 +674,20 @@ def run_notebooks(chromium, server, paths):
         browser = playwright.chromium.launch(
             executable_path=chromium, headless=True, args=args)
         for path in paths:
-            out_dir = OUT_DIR / path.stem
+            out_dir = OUT_DIR / Path(served_name(path)).with_suffix("")
             shutil.rmtree(out_dir, ignore_errors=True)
             out_dir.mkdir(parents=True)
             start = time.monotonic()
             try:
                 notes = check_notebook(browser, server, path, out_dir)
             except (BrowserTestError, PlaywrightError) as error:
-                failed.append(path.name)
+                failed.append(served_name(path))
                 notes = [f"FAILED: {error}"]
             server.shutdown_kernels()  # frees the CPU for the next one
             seconds = time.monotonic() - start
-            status = "FAIL" if path.name in failed else "PASS"
-            print(f"{status} {path.name} ({seconds:.0f} s)", flush=True)
+            status = "FAIL" if served_name(path) in failed else "PASS"
+            print(f"{status} {served_name(path)} ({seconds:.0f} s)",
+                  flush=True)
             for note in notes:
                 print(f"    {note}", flush=True)
         browser.close()
@@ -658,14 +730,21 @@ def main(argv=None):
     with tempfile.TemporaryDirectory(prefix="browser-test-") as tmp:
         served = copy_notebooks(paths, Path(tmp))
         # as `make lab` does: trusted, so the saved widgets show on opening
-        subprocess.run([str(JUPYTER), "trust", *map(str, served.glob(
+        subprocess.run([str(JUPYTER), "trust", *map(str, served.rglob(
             "*.ipynb"))], check=True, stdout=subprocess.DEVNULL)
-        server = LabServer(served, Path(tmp), OUT_DIR / "jupyterlab.log")
-        try:
-            server.wait_ready()
-            failed = run_notebooks(find_chromium(), server, paths)
-        finally:
-            server.stop()
+        failed = []
+        # one server per interface language, each for its notebooks
+        for locale in ("en", PORTUGUESE):
+            group = [path for path in paths if language(path) == locale]
+            if not group:
+                continue
+            server = LabServer(served, Path(tmp),
+                               OUT_DIR / f"jupyterlab-{locale}.log", locale)
+            try:
+                server.wait_ready()
+                failed += run_notebooks(find_chromium(), server, group)
+            finally:
+                server.stop()
     after = digests(paths)
     changed = [path.name for path in paths if after[path] != before[path]]
     if changed:
