@@ -1,6 +1,5 @@
 """tools/browser_test.py: the parts that need no browser."""
 
-import json
 import socket
 
 import browser_test
@@ -75,16 +74,23 @@ def test_both_editions_by_default_each_in_its_language(tmp_path):
 
 
 def test_the_portuguese_server_sets_the_locale(tmp_path):
-    setting = browser_test.LOCALE_SETTING
+    # make lab-pt's setting, used by the test as it is
+    setting = "@jupyterlab/translation-extension/plugin.jupyterlab-settings"
     browser_test.write_lab_settings(tmp_path / "en")
     browser_test.write_lab_settings(tmp_path / "pt", "pt_BR")
     assert not (tmp_path / "en" / setting).exists()
-    assert json.loads((tmp_path / "pt" / setting).read_text()) == {
-        "locale": "pt_BR"}
-    # the same setting as make lab-pt's
-    lab_pt = (browser_test.ROOT / "locale" / "pt_BR" / "jupyterlab-settings"
-              / setting).read_text()
-    assert '"locale": "pt_BR"' in lab_pt
+    assert '"locale": "pt_BR"' in (tmp_path / "pt" / setting).read_text()
+    for name in browser_test.LAB_SETTINGS:
+        assert (tmp_path / "pt" / name).exists()
+
+
+def test_a_notebook_from_elsewhere_replaces_its_namesake(tmp_path):
+    other = tmp_path / "elsewhere" / "01_masked_softmax.ipynb"
+    other.parent.mkdir()
+    other.write_text("{}")
+    served = browser_test.copy_notebooks([other], tmp_path / "work")
+    assert browser_test.served_name(other) == "01_masked_softmax.ipynb"
+    assert (served / "01_masked_softmax.ipynb").read_text() == "{}"
 
 
 def test_digests_see_a_changed_file(tmp_path):

@@ -74,8 +74,9 @@ LAB_SETTINGS = {
     "@jupyterlab/notebook-extension/tracker.jupyterlab-settings":
         {"windowingMode": "none"},
 }
-LOCALE_SETTING = "@jupyterlab/translation-extension/plugin.jupyterlab-settings"
 PORTUGUESE = "pt_BR"  # the folder of the Portuguese edition, and its locale
+# make lab-pt's settings: JupyterLab's interface in Portuguese
+PORTUGUESE_SETTINGS = ROOT / "locale" / PORTUGUESE / "jupyterlab-settings"
 MIN_SLIDER_PX = 100  # a slider track shorter than this cannot be dragged
 CONTROLS = (".widget-slider, .widget-text, .widget-textarea, "
             ".widget-dropdown, .widget-checkbox, .widget-toggle-buttons, "
@@ -104,10 +105,9 @@ def free_port():
 
 def served_name(path):
     """Return the path under which JupyterLab serves a notebook."""
-    try:
+    if path.resolve().is_relative_to(NOTEBOOKS.resolve()):
         return path.resolve().relative_to(NOTEBOOKS.resolve()).as_posix()
-    except ValueError:  # from outside notebooks/: copied by name
-        return path.name
+    return path.name  # from outside notebooks/: copied by name
 
 
 def language(path):
@@ -124,18 +124,16 @@ def copy_notebooks(paths, workdir):
     # notebooks that look for ../data find the project's data
     (workdir / "data").symlink_to(ROOT / "data", target_is_directory=True)
     for path in paths:
-        if served_name(path) == path.name and not (
-                served / path.name).exists():
+        if not path.resolve().is_relative_to(NOTEBOOKS.resolve()):
             shutil.copy2(path, served / path.name)
     return served
 
 
 def write_lab_settings(settings_dir, locale="en"):
     """Write the JupyterLab user settings used during the test."""
-    settings = dict(LAB_SETTINGS)
-    if locale != "en":
-        settings[LOCALE_SETTING] = {"locale": locale}
-    for name, values in settings.items():
+    if locale == PORTUGUESE:
+        shutil.copytree(PORTUGUESE_SETTINGS, settings_dir, dirs_exist_ok=True)
+    for name, values in LAB_SETTINGS.items():
         path = settings_dir / name
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_text(json.dumps(values), encoding="utf-8")
@@ -536,7 +534,8 @@ def explore(page, explorer, out_dir):
     if not explorer.locator(SHOWN).count():
         raise BrowserTestError("the explorer shows no output area")
     explorer.screenshot(path=out_dir / "explorer-before.png")
-    notes, changed = [check_labels_fit(explorer)], [True]
+    labels = check_labels_fit(explorer)
+    notes, changed = [], []
     for i, control in enumerate(explorer.locator(CONTROLS).all()):
         before = shown_html(explorer)
         name = control_name(control)
@@ -556,7 +555,7 @@ def explore(page, explorer, out_dir):
         raise BrowserTestError(
             "working a control of the explorer changed nothing: "
             + "; ".join(unchanged))
-    return notes
+    return [labels] + notes
 
 
 # per figure of the notebook: the prompt of its cell, its size as drawn
