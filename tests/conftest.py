@@ -1,13 +1,8 @@
 """Shared fixtures: the d2l 0.17.6 reference, a five-pair corpus."""
 
-import sys
-from pathlib import Path
-
 import pytest
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tools"))
-
-from d2l_reference import import_d2l  # noqa: E402
+from tools.d2l_reference import import_d2l
 
 
 @pytest.fixture(scope="session")

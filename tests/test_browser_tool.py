@@ -2,8 +2,9 @@
 
 import socket
 
-import browser_test
 import pytest
+
+from tools import browser_test
 
 
 @pytest.fixture

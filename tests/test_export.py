@@ -1,25 +1,15 @@
 """tools/export.py: #@save cells become the package; near misses fail."""
 
-import importlib.util
 import sys
 from pathlib import Path
 
 import nbformat
 import pytest
 
+from tools import export
+
 ROOT = Path(__file__).resolve().parent.parent
 
-
-def load_export():
-    """Import tools/export.py as a module."""
-    spec = importlib.util.spec_from_file_location(
-        "export", ROOT / "tools" / "export.py")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
-export = load_export()
 
 IMPORTS = "#@save\nimport math"
 SQUARE = '#@save\ndef square(x):\n    """Return x * x."""\n    return x * x'

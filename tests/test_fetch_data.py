@@ -1,442 +1,214 @@
-"""tools/fetch_data.py: local copy, checked download, safe extraction."""
+"""tools/fetch_data.py: only a known archive is used, in one line if not."""
 
 import hashlib
-import http.client
-import importlib.util
+import http.server
 import io
 import stat
 import struct
+import threading
 import zipfile
-from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parent.parent
-TEXT = "Go.\tVa !\nI lost.\tJ'ai perdu.\n"
+from tools import fetch_data
+
+TEXT = "Go.\tVa !\nI lost.\tJ'ai perdu.\n" * 50
 
 
-def load_fetch_data():
-    """Import tools/fetch_data.py as a module."""
-    spec = importlib.util.spec_from_file_location(
-        "fetch_data", ROOT / "tools" / "fetch_data.py"
-    )
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
-fetch_data = load_fetch_data()
-
-
-def files_outside(root, data):
-    """Map every file under root but not under data to its bytes."""
-    return {
-        path: path.read_bytes()
-        for path in root.rglob("*")
-        if path.is_file() and not path.is_relative_to(data)
-    }
-
-
-def make_zip(path, members):
-    """Write a zip archive holding {name: text}; return its path."""
-    with zipfile.ZipFile(path, "w") as archive:
-        for name, text in members.items():
-            archive.writestr(name, text)
-    return path
-
-
-def test_local_archive_is_copied_and_extracted(tmp_path):
-    source = make_zip(tmp_path / "src.zip", {"fra-eng/fra.txt": TEXT})
-    data = tmp_path / "data"
-    path = fetch_data.fetch(data_dir=data, local=source)
-    assert path == data / "fra-eng" / "fra.txt"
-    assert path.read_text() == TEXT
-    assert (data / "fra-eng.zip").read_bytes() == source.read_bytes()
-    # a second run leaves the files alone
-    before = path.stat().st_mtime_ns
-    fetch_data.fetch(data_dir=data, local=source)
-    assert path.stat().st_mtime_ns == before
-    assert not list(data.glob(".part-*"))
-
-
-def test_local_archive_without_corpus_is_refused(tmp_path):
-    source = make_zip(tmp_path / "src.zip", {"fra-eng/other.txt": "x"})
-    with pytest.raises(fetch_data.DataError, match="fra-eng/fra.txt"):
-        fetch_data.fetch(data_dir=tmp_path / "data", local=source)
-    assert not (tmp_path / "data" / "fra-eng.zip").exists()
-
-
-NOT_ZIPS = {
-    "text": (b"not a zip", "not a readable zip archive"),
-    "empty file": (b"", "is empty, not a zip archive"),
-    "HTML error page": (
-        b"\n<!DOCTYPE html>\n<html><head><title>403 Forbidden</title>"
-        b"</head><body>Access denied by proxy</body></html>\n",
-        "is a web page, not a zip archive"),
-}
-
-
-@pytest.mark.parametrize("kind", sorted(NOT_ZIPS))
-def test_local_file_that_is_not_a_zip_is_refused(tmp_path, kind,
-                                                 monkeypatch, capsys):
-    content, message = NOT_ZIPS[kind]
-    source = tmp_path / "src.zip"
-    source.write_bytes(content)
-    data = tmp_path / "data"
-    before = files_outside(tmp_path, data)
-    with pytest.raises(fetch_data.DataError, match=message):
-        fetch_data.fetch(data_dir=data, local=source)
-    monkeypatch.setattr(fetch_data, "DATA_DIR", data)
-    monkeypatch.setenv("FRA_ENG_ZIP", str(source))
-    assert fetch_data.main() == 1
-    err = capsys.readouterr().err.strip()
-    assert len(err.splitlines()) == 1 and "Traceback" not in err
-    assert str(source) in err and message in err
-    assert "FRA_ENG_ZIP=/path/to/fra-eng.zip make data" in err
-    assert files_outside(tmp_path, data) == before
-    assert not data.exists() or list(data.iterdir()) == []
-
-
-def test_missing_local_archive_is_refused(tmp_path):
-    with pytest.raises(fetch_data.DataError, match="is not a file"):
-        fetch_data.fetch(data_dir=tmp_path, local=tmp_path / "absent.zip")
-
-
-@pytest.mark.parametrize(
-    "name",
-    [
-        "../evil.txt",
-        "fra-eng/../../evil.txt",
-        "fra-eng/../README.md",
-        "/tmp/evil-absolute.txt",
-        "fra-eng.zip",
-        "README.md",
-        "fra-eng\\..\\evil.txt",
-        "C:/evil.txt",
-    ],
-)
-def test_members_outside_fra_eng_are_refused(tmp_path, name):
-    source = make_zip(
-        tmp_path / "src.zip", {"fra-eng/fra.txt": TEXT, name: "pwned"}
-    )
-    data = tmp_path / "data"
-    data.mkdir()
-    (data / "README.md").write_text("the project's data README")
-    before = files_outside(tmp_path, data)
-    with pytest.raises(fetch_data.DataError, match="refusing archive member"):
-        fetch_data.fetch(data_dir=data, local=source)
-    assert files_outside(tmp_path, data) == before
-    assert not Path("/tmp/evil-absolute.txt").exists()
-    # nothing extracted, not even copied; the README left alone
-    assert sorted(p.name for p in data.iterdir()) == ["README.md"]
-    assert (data / "README.md").read_text() == "the project's data README"
-
-
-def symlink_zip(path, name, target):
-    """Write an archive holding the corpus and a symbolic link name."""
-    with zipfile.ZipFile(path, "w") as archive:
-        archive.writestr("fra-eng/fra.txt", TEXT)
-        link = zipfile.ZipInfo(name)
-        link.create_system = 3  # Unix, so external_attr holds the mode
-        link.external_attr = (stat.S_IFLNK | 0o777) << 16
-        archive.writestr(link, target)
-    return path
-
-
-@pytest.mark.parametrize("target", ["../../README.md", "/etc/passwd"])
-def test_symlink_member_is_refused(tmp_path, target, capsys, monkeypatch):
-    source = symlink_zip(tmp_path / "src.zip", "fra-eng/link", target)
-    data = tmp_path / "data"
-    before = files_outside(tmp_path, data)
-    with pytest.raises(fetch_data.DataError, match="symbolic link"):
-        fetch_data.fetch(data_dir=data, local=source)
-    assert files_outside(tmp_path, data) == before
-    assert not data.exists() or list(data.iterdir()) == []
-    monkeypatch.setattr(fetch_data, "DATA_DIR", data)
-    monkeypatch.setenv("FRA_ENG_ZIP", str(source))
-    assert fetch_data.main() == 1
-    err = capsys.readouterr().err
-    assert "refusing archive member 'fra-eng/link'" in err
-
-
-def test_extract_refuses_a_bad_member_of_an_archive_in_place(tmp_path):
-    data = tmp_path / "data"
-    data.mkdir()
-    make_zip(data / "fra-eng.zip", {"fra-eng/fra.txt": TEXT, "x/y": "z"})
-    with pytest.raises(fetch_data.DataError, match="outside fra-eng/"):
-        fetch_data.extract(data / "fra-eng.zip", data)
-    assert sorted(p.name for p in data.iterdir()) == ["fra-eng.zip"]
-
-
-def data_offset(raw, name):
-    """Return where the compressed data of member name starts in raw."""
-    with zipfile.ZipFile(io.BytesIO(raw)) as archive:
-        start = archive.getinfo(name).header_offset
-    name_len, extra_len = struct.unpack("<HH", raw[start + 26:start + 30])
-    return start + 30 + name_len + extra_len
-
-
-def corrupt_deflate(raw):
-    """Make the deflate stream invalid: block type 3 is reserved."""
-    at = data_offset(raw, "fra-eng/fra.txt")
-    return raw[:at] + b"\xff" + raw[at + 1:]
-
-
-def flip_stored_byte(raw):
-    """Change one stored byte, so the member fails its CRC check."""
-    at = data_offset(raw, "fra-eng/fra.txt") + 3
-    return raw[:at] + bytes([raw[at] ^ 0x01]) + raw[at + 1:]
-
-
-def unknown_method(raw):
-    """Record compression method 99 in the local and central headers."""
-    raw = bytearray(raw)
-    for signature, field in ((b"PK\x03\x04", 8), (b"PK\x01\x02", 10)):
-        at = raw.index(signature) + field
-        raw[at:at + 2] = struct.pack("<H", 99)
-    return bytes(raw)
-
-
-def truncate(raw):
-    """Keep the first half of the archive."""
-    return raw[: len(raw) // 2]
-
-
-DAMAGE = {
-    "bad zlib stream": (corrupt_deflate, zipfile.ZIP_DEFLATED,
-                        "compressed data of fra-eng/fra.txt is corrupt"),
-    "CRC mismatch": (flip_stored_byte, zipfile.ZIP_STORED,
-                     "fra-eng/fra.txt fails its CRC check"),
-    "unknown method": (unknown_method, zipfile.ZIP_DEFLATED,
-                       "compression method 99"),
-    "truncated": (truncate, zipfile.ZIP_DEFLATED, "truncated or not a zip"),
-}
-
-
-def damaged_zip(path, kind):
-    """Write an archive holding the corpus, damaged as DAMAGE[kind] says."""
-    spoil, method, _ = DAMAGE[kind]
+def zip_bytes(members, method=zipfile.ZIP_DEFLATED):
+    """Return a zip archive holding {name: text or ZipInfo: text}."""
     buffer = io.BytesIO()
     with zipfile.ZipFile(buffer, "w", compression=method) as archive:
-        archive.writestr("fra-eng/fra.txt", TEXT * 50)
-    path.write_bytes(spoil(buffer.getvalue()))
-    return path
+        for name, text in members.items():
+            archive.writestr(name, text)
+    return buffer.getvalue()
 
 
-@pytest.mark.parametrize("kind", sorted(DAMAGE))
-def test_damaged_local_archive_gives_one_message(tmp_path, kind, monkeypatch,
-                                                 capsys):
-    source = damaged_zip(tmp_path / "src.zip", kind)
-    data = tmp_path / "data"
-    before = files_outside(tmp_path, data)
-    with pytest.raises(fetch_data.DataError, match=DAMAGE[kind][2]):
-        fetch_data.fetch(data_dir=data, local=source)
-    assert not data.exists() or list(data.iterdir()) == []
-    assert files_outside(tmp_path, data) == before
-    monkeypatch.setattr(fetch_data, "DATA_DIR", data)
-    monkeypatch.setenv("FRA_ENG_ZIP", str(source))
-    assert fetch_data.main() == 1
-    out = capsys.readouterr()
-    assert out.out == "" and len(out.err.strip().splitlines()) == 1
-    assert "Traceback" not in out.err and DAMAGE[kind][2] in out.err
-    assert "src.zip" in out.err and "make data" in out.err
+GOOD = zip_bytes({"fra-eng/fra.txt": TEXT, "fra-eng/_about.txt": "x"})
+KNOWN = ("sha1:" + hashlib.sha1(GOOD).hexdigest(),)
 
 
-@pytest.mark.parametrize("kind", sorted(DAMAGE))
-def test_damaged_archive_in_data_is_downloaded_again(tmp_path, kind,
-                                                     monkeypatch, capsys):
-    data = tmp_path / "data"
-    data.mkdir()
-    damaged_zip(data / "fra-eng.zip", kind)
-    payload = make_zip(tmp_path / "x.zip", {"fra-eng/fra.txt": TEXT})
-    serve(monkeypatch, payload.read_bytes())
-    sha1 = hashlib.sha1(payload.read_bytes()).hexdigest()
-    before = files_outside(tmp_path, data)
-    path = fetch_data.fetch(data_dir=data, url="https://x/y.zip", sha1=sha1)
-    assert path.read_text() == TEXT
-    assert (data / "fra-eng.zip").read_bytes() == payload.read_bytes()
-    err = capsys.readouterr().err
-    assert "replaced a damaged archive" in err and DAMAGE[kind][2] in err
-    assert files_outside(tmp_path, data) == before
-    assert sorted(p.name for p in data.iterdir()) == [
-        "fra-eng", "fra-eng.zip"]
+def symlink(target):
+    """A symbolic link member fra-eng/link pointing at target."""
+    info = zipfile.ZipInfo("fra-eng/link")
+    info.create_system = 3  # Unix, so external_attr holds the mode
+    info.external_attr = (stat.S_IFLNK | 0o777) << 16
+    return zip_bytes({"fra-eng/fra.txt": TEXT, info: target})
 
 
-def test_damaged_archive_in_data_is_replaced_by_local_copy(tmp_path):
-    data = tmp_path / "data"
-    data.mkdir()
-    damaged_zip(data / "fra-eng.zip", "CRC mismatch")
-    source = make_zip(tmp_path / "src.zip", {"fra-eng/fra.txt": TEXT})
-    path = fetch_data.fetch(data_dir=data, local=source)
-    assert path.read_text() == TEXT
-    assert (data / "fra-eng.zip").read_bytes() == source.read_bytes()
+def data_start(raw):
+    """Where the first member's compressed data starts in raw."""
+    name_len, extra_len = struct.unpack("<HH", raw[26:30])
+    return 30 + name_len + extra_len
 
 
-def test_damaged_archive_offline_says_both_problems(tmp_path, monkeypatch,
-                                                    capsys):
-    data = tmp_path / "data"
-    data.mkdir()
-    damaged_zip(data / "fra-eng.zip", "bad zlib stream")
-
-    def fail(*args, **kwargs):
-        raise OSError("no network")
-
-    monkeypatch.setattr(fetch_data.urllib.request, "urlopen", fail)
-    monkeypatch.setattr(fetch_data, "DATA_DIR", data)
-    monkeypatch.delenv("FRA_ENG_ZIP", raising=False)
-    assert fetch_data.main() == 1
-    err = capsys.readouterr().err.strip()
-    assert len(err.splitlines()) == 1
-    assert "is damaged" in err and "could not be replaced" in err
-    assert "no network" in err and "FRA_ENG_ZIP=" in err
-    assert not (data / "fra-eng").exists()
+def damage(raw, at, value):
+    """raw with the byte at `at` set to value."""
+    return raw[:at] + bytes([value]) + raw[at + 1:]
 
 
-def test_failed_extraction_leaves_the_old_folder_whole(tmp_path,
-                                                       monkeypatch):
-    data = tmp_path / "data"
-    old = make_zip(tmp_path / "old.zip", {"fra-eng/fra.txt": TEXT})
-    fetch_data.fetch(data_dir=data, local=old)
-    new = make_zip(data / "fra-eng.zip", {
-        "fra-eng/fra.txt": TEXT * 2, "fra-eng/z.txt": "later member"})
-
-    def copy_half(source, out):
-        out.write(source.read(5))
-        raise OSError("disk full")
-
-    monkeypatch.setattr(fetch_data.shutil, "copyfileobj", copy_half)
-    with pytest.raises(OSError, match="disk full"):
-        fetch_data.extract(new, data)
-    assert (data / "fra-eng" / "fra.txt").read_text() == TEXT
-    assert sorted(p.name for p in data.iterdir()) == [
-        "fra-eng", "fra-eng.zip"]  # no temporary folder left
-
-
-def test_new_archive_replaces_the_whole_folder(tmp_path):
-    data = tmp_path / "data"
-    old = make_zip(tmp_path / "old.zip", {
-        "fra-eng/fra.txt": TEXT, "fra-eng/stale.txt": "x"})
-    fetch_data.fetch(data_dir=data, local=old)
-    new = make_zip(tmp_path / "new.zip", {"fra-eng/fra.txt": TEXT * 2})
-    path = fetch_data.fetch(data_dir=data, local=new)
-    assert path.read_text() == TEXT * 2
-    assert sorted(p.name for p in (data / "fra-eng").iterdir()) == [
-        "fra.txt"]
-    assert sorted(p.name for p in data.iterdir()) == [
-        "fra-eng", "fra-eng.zip"]
+STORED = zip_bytes({"fra-eng/fra.txt": TEXT}, zipfile.ZIP_STORED)
+# every archive refused by an earlier fetcher that checked members one by
+# one, and what the one line says of it now
+BAD = {
+    "text": (b"not a zip", "is truncated or not a zip archive"),
+    "empty": (b"", "is empty"),
+    "web page": (b"\n<!DOCTYPE html><html><title>403 Forbidden</title>",
+                 "is a web page"),
+    "truncated": (GOOD[:len(GOOD) // 2], "is truncated"),
+    "no fra.txt": (zip_bytes({"fra-eng/other.txt": "x"}), "another one"),
+    "bad zlib": (damage(GOOD, data_start(GOOD), 0xFF), "damaged"),
+    "CRC": (damage(STORED, data_start(STORED) + 3, 0), "damaged"),
+    "method 99": (GOOD.replace(b"PK\x03\x04\x14\x00\x00\x00\x08",
+                               b"PK\x03\x04\x14\x00\x00\x00\x63"), "damaged"),
+    "symlink": (symlink("/etc/passwd"), "damaged"),
+    **{f"member {name}": (zip_bytes({"fra-eng/fra.txt": TEXT, name: "x"}),
+                          "another one")
+       for name in ("../evil.txt", "fra-eng/../../evil.txt", "/tmp/evil",
+                    "README.md", "fra-eng\\..\\evil.txt", "C:/evil.txt")},
+}
 
 
-def serve(monkeypatch, payload, fail=None):
-    """Make urllib.request.urlopen return payload in two halves, raising
-    fail (an exception) instead of the second half when it is given."""
-
-    class Response:
-        def __init__(self):
-            half = len(payload) // 2
-            self.chunks = [payload[:half], fail or payload[half:], b""]
-
-        def read(self, size=-1):
-            chunk = self.chunks.pop(0)
-            if isinstance(chunk, BaseException):
-                raise chunk
-            return chunk
-
-        def __enter__(self):
-            return self
-
-        def __exit__(self, *exc):
-            return False
-
-    monkeypatch.setattr(
-        fetch_data.urllib.request, "urlopen", lambda *a, **k: Response()
-    )
+def snapshot(root):
+    """Map every file under root to its bytes."""
+    return {p: p.read_bytes() for p in root.rglob("*") if p.is_file()}
 
 
-def test_download_with_right_checksum_is_kept(tmp_path, monkeypatch):
-    payload = make_zip(
-        tmp_path / "x.zip", {"fra-eng/fra.txt": TEXT}
-    ).read_bytes()
-    serve(monkeypatch, payload)
-    sha1 = hashlib.sha1(payload).hexdigest()
-    data = tmp_path / "data"
-    path = fetch_data.fetch(data_dir=data, url="https://x/y.zip", sha1=sha1)
-    assert path.read_text() == TEXT
-
-
-def test_download_with_wrong_checksum_leaves_nothing(tmp_path, monkeypatch):
-    payload = make_zip(
-        tmp_path / "x.zip", {"fra-eng/fra.txt": TEXT}
-    ).read_bytes()
-    serve(monkeypatch, payload)
-    data = tmp_path / "data"
-    with pytest.raises(fetch_data.DataError, match="sha1"):
-        fetch_data.fetch(data_dir=data, url="https://x/y.zip", sha1="0" * 40)
-    assert list(data.iterdir()) == []  # no archive, no partial file
-
-
-@pytest.mark.parametrize("error", [
-    ConnectionResetError("connection reset by peer"),
-    http.client.IncompleteRead(b"", 1000),
-    KeyboardInterrupt(),
-], ids=["reset", "incomplete", "ctrl-c"])
-def test_download_cut_half_way_leaves_nothing(tmp_path, monkeypatch, capsys,
-                                              error):
-    payload = make_zip(tmp_path / "x.zip", {"fra-eng/fra.txt": TEXT * 99})
-    serve(monkeypatch, payload.read_bytes(), fail=error)
-    data = tmp_path / "data"
-    before = files_outside(tmp_path, data)
-    with pytest.raises(type(error)
-                       if isinstance(error, KeyboardInterrupt)
-                       else fetch_data.DataError):
-        fetch_data.fetch(data_dir=data, url="https://x/y.zip")
-    assert list(data.iterdir()) == []  # no archive, no partial file
-    monkeypatch.setattr(fetch_data, "DATA_DIR", data)
-    monkeypatch.setattr(fetch_data, "URL", "https://x/y.zip")
-    monkeypatch.delenv("FRA_ENG_ZIP", raising=False)
-    assert fetch_data.main() in (1, 130)
-    err = capsys.readouterr().err.strip()
-    assert len(err.splitlines()) == 1 and "Traceback" not in err
-    assert "nothing was kept" in err or "no half-written file" in err
-    assert list(data.iterdir()) == []
-    assert files_outside(tmp_path, data) == before
-
-
-def test_download_of_a_web_page_is_named(tmp_path, monkeypatch):
-    serve(monkeypatch, b"<!DOCTYPE html><html>Proxy login</html>")
-    data = tmp_path / "data"
-    with pytest.raises(fetch_data.DataError, match="gave a web page"):
-        fetch_data.fetch(data_dir=data, url="https://x/y.zip")
-    assert list(data.iterdir()) == []
-
-
-def test_failed_download_says_how_to_get_the_archive(tmp_path, monkeypatch):
-    def fail(*args, **kwargs):
-        raise OSError("no network")
-
-    monkeypatch.setattr(fetch_data.urllib.request, "urlopen", fail)
-    data = tmp_path / "data"
-    with pytest.raises(fetch_data.DataError, match="could not download"):
-        fetch_data.fetch(data_dir=data, url="https://x/y.zip")
-    assert list(data.iterdir()) == []
-
-
-def test_plain_http_is_refused(tmp_path):
-    with pytest.raises(fetch_data.DataError, match="HTTP"):
-        fetch_data.fetch(data_dir=tmp_path, url="http://x/y.zip")
-
-
-def test_main_prints_one_message_and_fails(tmp_path, monkeypatch, capsys):
-    monkeypatch.setattr(fetch_data, "DATA_DIR", tmp_path)
-    monkeypatch.setenv("FRA_ENG_ZIP", str(tmp_path / "absent.zip"))
-    assert fetch_data.main() == 1
-    err = capsys.readouterr().err.strip()
-    assert len(err.splitlines()) == 1 and "absent.zip" in err
-    assert "FRA_ENG_ZIP=/path/to/fra-eng.zip make data" in err
-
-
-def test_main_reports_ready(tmp_path, monkeypatch, capsys):
-    source = make_zip(tmp_path / "src.zip", {"fra-eng/fra.txt": TEXT})
+@pytest.fixture
+def data(tmp_path, monkeypatch):
+    """An empty data folder beside a project README, with main() aimed at
+    it and the test archive the only known one."""
+    (tmp_path / "README.md").write_text("the project's README")
     monkeypatch.setattr(fetch_data, "DATA_DIR", tmp_path / "data")
-    monkeypatch.setenv("FRA_ENG_ZIP", str(source))
+    monkeypatch.setattr(fetch_data, "KNOWN", KNOWN)
+    monkeypatch.delenv("FRA_ENG_ZIP", raising=False)
+    return tmp_path / "data"
+
+
+def fails_in_one_line(capsys, *words):
+    """Run main(); it must fail with one line on stderr holding words."""
+    assert fetch_data.main() == 1
+    err = capsys.readouterr().err
+    assert len(err.strip().splitlines()) == 1 and "Traceback" not in err
+    for word in (*words, "FRA_ENG_ZIP=/path/to/fra-eng.zip make data"):
+        assert word in err
+
+
+def test_a_local_copy_is_copied_extracted_and_kept(data, tmp_path, capsys,
+                                                   monkeypatch):
+    (tmp_path / "src.zip").write_bytes(GOOD)
+    monkeypatch.setenv("FRA_ENG_ZIP", str(tmp_path / "src.zip"))
     assert fetch_data.main() == 0
     assert "is ready" in capsys.readouterr().out
+    assert (data / "fra-eng" / "fra.txt").read_text() == TEXT
+    assert (data / "fra-eng.zip").read_bytes() == GOOD
+    before = {p: p.stat().st_mtime_ns for p in data.rglob("*")}
+    assert fetch_data.main() == 0  # a second run does nothing
+    assert {p: p.stat().st_mtime_ns for p in data.rglob("*")} == before
+
+
+@pytest.mark.parametrize("kind", list(BAD))
+def test_a_bad_local_copy_is_refused_in_one_line(data, tmp_path, capsys,
+                                                 monkeypatch, kind):
+    content, says = BAD[kind]
+    (tmp_path / "src.zip").write_bytes(content)
+    data.mkdir()
+    (data / "README.md").write_text("data README")
+    before = snapshot(tmp_path)
+    monkeypatch.setenv("FRA_ENG_ZIP", str(tmp_path / "src.zip"))
+    fails_in_one_line(capsys, says, "src.zip")
+    assert snapshot(tmp_path) == before  # nothing written, anywhere
+
+
+def test_a_missing_local_copy_is_named(data, capsys, monkeypatch):
+    monkeypatch.setenv("FRA_ENG_ZIP", "/absent/fra-eng.zip")
+    fails_in_one_line(capsys, "FRA_ENG_ZIP=/absent/fra-eng.zip is not a file")
+
+
+def test_a_new_archive_replaces_the_whole_folder(data, tmp_path):
+    (tmp_path / "old.zip").write_bytes(
+        zip_bytes({"fra-eng/fra.txt": "old", "fra-eng/stale.txt": "x"}))
+    new = tmp_path / "new.zip"
+    new.write_bytes(GOOD)
+    old_known = ("sha1:" + hashlib.sha1(
+        (tmp_path / "old.zip").read_bytes()).hexdigest(),)
+    fetch_data.fetch(data, local=tmp_path / "old.zip", known=old_known)
+    fetch_data.fetch(data, local=new, known=KNOWN)
+    assert sorted(p.name for p in (data / "fra-eng").iterdir()) == [
+        "_about.txt", "fra.txt"]
+    assert sorted(p.name for p in data.iterdir()) == ["fra-eng",
+                                                      "fra-eng.zip"]
+
+
+def test_a_failed_extraction_leaves_the_old_folder_whole(data, tmp_path,
+                                                         monkeypatch):
+    (tmp_path / "src.zip").write_bytes(GOOD)
+    fetch_data.fetch(data, local=tmp_path / "src.zip", known=KNOWN)
+    (data / "fra-eng" / "fra.txt").write_text("edited")
+
+    def disk_full(*args):
+        raise OSError("disk full")
+
+    monkeypatch.setattr(zipfile.ZipFile, "extractall", disk_full)
+    with pytest.raises(OSError, match="disk full"):
+        fetch_data.fetch(data, local=tmp_path / "src.zip", known=KNOWN)
+    assert (data / "fra-eng" / "fra.txt").read_text() == "edited"
+    assert sorted(p.name for p in data.iterdir()) == ["fra-eng",
+                                                      "fra-eng.zip"]
+
+
+class Server(http.server.ThreadingHTTPServer):
+    """Serves `payload` at every path; with `cut`, announces all of it but
+    closes the connection half way."""
+
+    payload, cut = GOOD, False
+
+    class Handler(http.server.BaseHTTPRequestHandler):
+        def do_GET(self):
+            body = self.server.payload
+            self.send_response(200)
+            self.send_header("Content-Length", str(len(body)))
+            self.end_headers()
+            self.wfile.write(body[:len(body) // 2] if self.server.cut
+                             else body)
+
+        def log_message(self, *args):
+            pass
+
+
+@pytest.fixture
+def server(data, monkeypatch):
+    """A local HTTP server that main() downloads from."""
+    with Server(("127.0.0.1", 0), Server.Handler) as httpd:
+        threading.Thread(target=httpd.serve_forever, daemon=True).start()
+        monkeypatch.setattr(fetch_data, "URL",
+                            f"http://127.0.0.1:{httpd.server_port}/f.zip")
+        yield httpd
+        httpd.shutdown()
+
+
+@pytest.mark.parametrize("kind", ["absent", "damaged"])
+def test_a_download_is_checked_and_replaces_a_damaged_archive(
+        server, data, capsys, kind):
+    if kind == "damaged":
+        data.mkdir()
+        (data / "fra-eng.zip").write_bytes(BAD["CRC"][0])
+    assert fetch_data.main() == 0
+    assert "downloading" in capsys.readouterr().out
+    assert (data / "fra-eng.zip").read_bytes() == GOOD
+    assert (data / "fra-eng" / "fra.txt").read_text() == TEXT
+
+
+@pytest.mark.parametrize("kind", ["web page", "cut short", "offline"])
+def test_a_failed_download_keeps_nothing(server, data, tmp_path, capsys,
+                                         monkeypatch, kind):
+    server.payload = BAD["web page"][0] if kind == "web page" else GOOD
+    server.cut = kind == "cut short"
+    if kind == "offline":
+        monkeypatch.setattr(fetch_data, "URL", "http://127.0.0.1:9/f.zip")
+    before = snapshot(tmp_path)
+    says = {"web page": "error or login page", "cut short": "could not "
+            "download", "offline": "could not download"}[kind]
+    fails_in_one_line(capsys, says, "nothing was kept")
+    assert snapshot(tmp_path) == before
+    assert not data.exists() or list(data.iterdir()) == []

@@ -15,8 +15,9 @@ from pathlib import Path
 
 import nbformat
 import pytest
-import student
 from nbclient import NotebookClient
+
+from tools import student
 
 ROOT = Path(__file__).resolve().parent.parent
 ENGLISH = sorted((ROOT / "notebooks").glob("[0-9]*.ipynb"))

@@ -15,7 +15,8 @@ from importlib.metadata import entry_points
 import nbformat
 import polib
 import pytest
-import translate
+
+from tools import translate
 
 NOTEBOOKS = translate.translated_notebooks()
 NAMES = [path.stem for path in NOTEBOOKS]
