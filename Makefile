@@ -106,11 +106,12 @@ test-kernels: setup data
 
 # Each notebook of both editions in JupyterLab in the system Chromium
 # (Debian: chromium), the Portuguese ones with JupyterLab in Portuguese,
-# driven by Playwright: Run All, then its explorer worked with mouse and
-# keyboard, its labels checked to show whole. Screenshots go to
-# build/browser/.
+# driven by pytest-playwright (tests/browser/): Run All, then its explorer
+# worked with mouse and keyboard, its labels checked to show whole. What
+# each test saw is printed (-rP); screenshots go to build/browser/.
 test-browser: setup data
-	$(BIN)/python tools/browser_test.py
+	$(BIN)/python -m pytest -m browser tests/browser -rP --durations=0 \
+	    --output=build/browser --screenshot=only-on-failure
 
 execute: lib data
 	$(BIN)/python tools/translate.py build >/dev/null
@@ -145,8 +146,12 @@ student: setup
 lint: setup
 	$(BIN)/ruff check $(CODE) notebooks
 
+# each bench from the project root, as a module of the package bench
 bench: setup data
-	$(BIN)/python bench/run.py
+	@for name in attention seq2seq_extras seq2seq; do \
+	    echo "== bench/bench_$$name.py"; \
+	    $(BIN)/python -m bench.bench_$$name || exit 1; \
+	done
 
 clean:
 	rm -rf $(VENV) data/fra-eng data/fra-eng.zip $(LAB_PT) $(STUDENT)

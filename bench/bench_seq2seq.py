@@ -7,31 +7,31 @@ tools/d2l_reference.py writes them out on d2l's base classes.
 
 Like with like: both sides train the source's model (embed 32, hidden 32,
 2 layers, dropout 0.1, batch 64, 10 steps, lr 0.005, 600 pairs) on the
-same text with the same seeds and the same number of CPU threads, and
-neither side plots. d2l trains --epochs (the book's 250); ours trains
---our-epochs (default: as many), the epochs a notebook trains. The
-reference is d2l's Seq2SeqEncoder
-with the book's Seq2SeqDecoder or Seq2SeqAttentionDecoder, trained by
-d2l.train_seq2seq with its Animator replaced by a stand-in that draws
-nothing (d2l.load_data_nmt reads our copy of the corpus through a patched
-d2l.read_data_nmt, since it would download); ours is d2l_attention's
-train_seq2seq without its plot and progress bar. The two sides alternate,
-and which one goes first alternates from seed to seed, so a change in the
-machine's load hits both. Each thread count gets a short untimed warm-up
-of both sides first.
+same text with the same seeds, and neither side plots. The reference is
+d2l's Seq2SeqEncoder with the book's decoder, trained by d2l.train_seq2seq
+with its Animator replaced by a stand-in that draws nothing (d2l's
+load_data_nmt reads our copy of the corpus through a patched
+read_data_nmt, since it would download); ours is d2l_attention's
+train_seq2seq without its plot and progress bar.
 
-Prints, per model and thread count, each run's wall time, final loss (the
-book's definition on both sides: each sentence's summed cross-entropy over
-its valid tokens divided by num_steps, summed over the epoch and divided
-by the number of valid tokens) and the mean of the book's BLEU (k=2) over
-the source's four sentences (one BLEU function, ours, scores both sides:
-d2l's divides by zero on a prediction shorter than k); for ours also the
-first epoch whose loss is no higher than d2l's final loss (mean over
-seeds). Then the means over seeds and the time ratio ours / d2l (below 1
+Quality: each side trains once per seed, d2l --epochs (the book's 250),
+ours --our-epochs (default: as many; notebook 06 trains 220). Prints each
+run's final loss (the book's definition on both sides: each sentence's
+summed cross-entropy over its valid tokens divided by num_steps, summed
+over the epoch and divided by the number of valid tokens) and the mean of
+the book's BLEU (k=2) over the source's four sentences (one BLEU function,
+ours, scores both sides: d2l's divides by zero on a prediction shorter
+than k); for ours also the first epoch whose loss is no higher than d2l's
+final loss (mean over seeds).
+
+Speed: one epoch of each side (a call of its train_seq2seq for one epoch),
+timed in interleaved rounds at each thread count (bench/timing.py); the
+time of ours for --our-epochs over d2l's for --epochs, as a ratio (below 1
 means ours is faster).
 
-    .venv/bin/python bench/bench_seq2seq.py [--model seq2seq,bahdanau]
+    .venv/bin/python -m bench.bench_seq2seq [--model seq2seq,bahdanau]
         [--epochs N] [--our-epochs M] [--seeds N] [--threads 1,default]
+        [--rounds N]
 """
 
 import argparse
@@ -39,17 +39,12 @@ import contextlib
 import io
 import random
 import statistics
-import sys
-import time
-from pathlib import Path
 
 import torch
 
 import d2l_attention as ours
-
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tools"))
-
-from d2l_reference import (  # noqa: E402
+from bench.timing import interleaved, thread_counts
+from tools.d2l_reference import (
     book_attention_decoder_class,
     book_seq2seq_decoder_class,
     import_d2l,
@@ -59,7 +54,7 @@ ENGS = ["go .", "i lost .", "he's calm .", "i'm home ."]
 FRAS = ["va !", "j'ai perdu .", "il est calme .", "je suis chez moi ."]
 SIZES = dict(embed_size=32, num_hiddens=32, num_layers=2, dropout=0.1)
 BATCH_SIZE, NUM_STEPS, LR, NUM_EXAMPLES = 64, 10, 0.005, 600
-WARM_UP_EPOCHS = 10  # d2l reports its loss every 10 epochs
+SIDES = ["d2l 0.17.6", "d2l_attention"]
 
 
 class NoAnimator:
@@ -78,123 +73,85 @@ class NoAnimator:
         NoAnimator.last = y[0]
 
 
-def mean_bleu(predict, bleu, net, src_vocab, tgt_vocab, device):
-    """Return the mean book BLEU (k=2) of the four source sentences."""
-    scores = [
-        bleu(
-            predict(net, eng, src_vocab, tgt_vocab, NUM_STEPS, device)[0],
-            fra,
-            k=2,
-        )
-        for eng, fra in zip(ENGS, FRAS)
-    ]
-    return sum(scores) / len(scores)
+class Side:
+    """One side's model, data and training function."""
+
+    def __init__(self, d2l, name, model, data):
+        self.name, self.data = name, data
+        self.lib = d2l if name == "d2l 0.17.6" else ours
+        if self.lib is ours:
+            self.decoder_class = (ours.Seq2SeqDecoder if model == "seq2seq"
+                                  else ours.Seq2SeqAttentionDecoder)
+        else:
+            self.decoder_class = (book_seq2seq_decoder_class(d2l)
+                                  if model == "seq2seq"
+                                  else book_attention_decoder_class(d2l))
+
+    def train(self, num_epochs, seed, device):
+        """Train a new model; return it and the loss of its last epoch(s)."""
+        train_iter, src_vocab, tgt_vocab = self.data
+        torch.manual_seed(seed)
+        random.seed(seed)
+        net = self.lib.EncoderDecoder(
+            self.lib.Seq2SeqEncoder(len(src_vocab), **SIZES),
+            self.decoder_class(len(tgt_vocab), **SIZES))
+        if self.lib is ours:
+            return net, ours.train_seq2seq(
+                net, train_iter, LR, num_epochs, tgt_vocab, device,
+                plot=False, progress=False)
+        with contextlib.redirect_stdout(io.StringIO()):
+            self.lib.train_seq2seq(net, train_iter, LR, num_epochs,
+                                   tgt_vocab, device)
+        return net, [NoAnimator.last]
+
+    def bleu(self, net, device):
+        """The mean book BLEU (k=2) of the four source sentences, scored by
+        our bleu on both sides."""
+        _, src_vocab, tgt_vocab = self.data
+        return statistics.mean(
+            ours.bleu(self.lib.predict_seq2seq(net, eng, src_vocab, tgt_vocab,
+                                               NUM_STEPS, device)[0], fra, k=2)
+            for eng, fra in zip(ENGS, FRAS))
 
 
-def run_reference(d2l, model, data, num_epochs, device, seed):
-    """Train the book's model with d2l; return (seconds, [loss], BLEU)."""
-    train_iter, src_vocab, tgt_vocab = data
-    torch.manual_seed(seed)
-    random.seed(seed)
-    encoder = d2l.Seq2SeqEncoder(len(src_vocab), **SIZES)
-    decoder_class = (book_seq2seq_decoder_class(d2l) if model == "seq2seq"
-                     else book_attention_decoder_class(d2l))
-    decoder = decoder_class(len(tgt_vocab), **SIZES)
-    net = d2l.EncoderDecoder(encoder, decoder)
-    start = time.perf_counter()
-    with contextlib.redirect_stdout(io.StringIO()):
-        d2l.train_seq2seq(net, train_iter, LR, num_epochs, tgt_vocab, device)
-    seconds = time.perf_counter() - start
-    if num_epochs % 10:
-        raise ValueError("d2l reports its loss every 10 epochs: give "
-                         f"--epochs as a multiple of 10, not {num_epochs}")
-    loss = NoAnimator.last
-    score = mean_bleu(
-        d2l.predict_seq2seq, ours.bleu, net, src_vocab, tgt_vocab, device
-    )
-    return seconds, [loss], score
-
-
-def run_ours(d2l, model, data, num_epochs, device, seed):
-    """Train notebook 05's or 06's model; return (seconds, losses, BLEU)."""
-    train_iter, src_vocab, tgt_vocab = data
-    torch.manual_seed(seed)
-    random.seed(seed)
-    encoder = ours.Seq2SeqEncoder(len(src_vocab), **SIZES)
-    decoder_class = (ours.Seq2SeqDecoder if model == "seq2seq"
-                     else ours.Seq2SeqAttentionDecoder)
-    decoder = decoder_class(len(tgt_vocab), **SIZES)
-    net = ours.EncoderDecoder(encoder, decoder)
-    start = time.perf_counter()
-    losses = ours.train_seq2seq(
-        net, train_iter, LR, num_epochs, tgt_vocab, device,
-        plot=False, progress=False,
-    )
-    seconds = time.perf_counter() - start
-    # the same BLEU function on both sides
-    score = mean_bleu(
-        ours.predict_seq2seq, ours.bleu, net, src_vocab, tgt_vocab, device
-    )
-    return seconds, losses, score
-
-
-@contextlib.contextmanager
-def torch_threads(num_threads):
-    """Run the body with num_threads torch threads, then restore."""
-    before = torch.get_num_threads()
-    torch.set_num_threads(num_threads)
-    try:
-        yield
-    finally:
-        torch.set_num_threads(before)
-
-
-def bench_threads(d2l, model, data, args, device, num_threads):
-    """Return {side: [(seconds, losses, BLEU) per seed]} at num_threads."""
-    sides = {"d2l 0.17.6": (run_reference, data["d2l"], args.epochs),
-             "d2l_attention": (run_ours, data["ours"], args.our_epochs)}
-    results = {name: [] for name in sides}
-    with torch_threads(num_threads):
-        for run, side_data, _ in sides.values():  # warm-up, untimed
-            run(d2l, model, side_data, WARM_UP_EPOCHS, device, 0)
-        for seed in range(args.seeds):
-            order = list(sides) if seed % 2 == 0 else list(sides)[::-1]
-            for name in order:
-                run, side_data, epochs = sides[name]
-                results[name].append(
-                    run(d2l, model, side_data, epochs, device, seed))
-    return results
-
-
-def report(results, model, num_threads, args, device):
-    """Print one thread count's runs, means and time ratio."""
-    print(f"\n{model}: {num_threads} thread(s), {device}, {NUM_EXAMPLES} "
-          f"pairs, seeds 0..{args.seeds - 1}; d2l {args.epochs} epochs, "
-          f"ours {args.our_epochs}")
-    book_loss = statistics.mean(run[1][-1] for run in results["d2l 0.17.6"])
-    print(f"{'':15}{'seed':>5}{'seconds':>9}{'loss':>8}{'BLEU':>7}"
-          f"{'epoch at d2l loss':>19}")
-    for name, runs in results.items():
-        for seed, (seconds, losses, score) in enumerate(runs):
-            reached = "" if name == "d2l 0.17.6" else next(
+def quality(sides, epochs, args, device):
+    """Train each side once per seed; print loss, BLEU and the epoch at
+    which ours first reaches d2l's final loss."""
+    runs = {side.name: [] for side in sides}
+    for seed in range(args.seeds):
+        for side in sides:
+            net, losses = side.train(epochs[side.name], seed, device)
+            runs[side.name].append((losses, side.bleu(net, device)))
+    book_loss = statistics.mean(losses[-1] for losses, _ in runs[SIDES[0]])
+    print(f"{'':15}{'seed':>5}{'loss':>8}{'BLEU':>7}{'epoch at d2l loss':>19}")
+    for name, results in runs.items():
+        for seed, (losses, score) in enumerate(results):
+            reached = "" if name == SIDES[0] else next(
                 (str(epoch) for epoch, loss in enumerate(losses, 1)
                  if loss <= book_loss), "not reached")
-            print(f"{name:15}{seed:5}{seconds:9.1f}{losses[-1]:8.4f}"
-                  f"{score:7.3f}{reached:>19}")
-    means = {}
-    for name, runs in results.items():
-        means[name] = [statistics.mean(run[0] for run in runs),
-                       statistics.mean(run[1][-1] for run in runs),
-                       statistics.mean(run[2] for run in runs)]
-        seconds, loss, score = means[name]
-        print(f"{name:15} mean{seconds:9.1f}{loss:8.4f}{score:7.3f}")
-    ratios = [a[0] / b[0] for a, b in zip(results["d2l_attention"],
-                                          results["d2l 0.17.6"])]
-    ratio = means["d2l_attention"][0] / means["d2l 0.17.6"][0]
-    gap = means["d2l_attention"][2] - means["d2l 0.17.6"][2]
-    print(f"time ratio ours ({args.our_epochs} epochs) / d2l "
-          f"({args.epochs} epochs): {ratio:.2f} (per seed {min(ratios):.2f}"
-          f" .. {max(ratios):.2f}); mean BLEU ours - d2l: {gap:+.3f}")
+            print(f"{name:15}{seed:5}{losses[-1]:8.4f}{score:7.3f}"
+                  f"{reached:>19}")
+        print(f"{name:15} mean"
+              f"{statistics.mean(r[0][-1] for r in results):8.4f}"
+              f"{statistics.mean(r[1] for r in results):7.3f}")
+
+
+def speed(sides, epochs, args, device):
+    """Time one epoch of each side in interleaved rounds; print the time of
+    each side's full training and their ratio."""
+    calls = {side.name: (lambda side=side: side.train(1, 0, device))
+             for side in sides}
+    for num_threads in thread_counts(args.threads, torch.get_num_threads()):
+        times = interleaved(calls, num_threads, args.rounds, 0.5)
+        per_round = [ours_s * epochs[SIDES[1]] / (book_s * epochs[SIDES[0]])
+                     for book_s, ours_s in zip(*times.values())]
+        full = {name: statistics.median(t) * epochs[name]
+                for name, t in times.items()}
+        print(f"{num_threads} thread(s): d2l {epochs[SIDES[0]]} epochs "
+              f"{full[SIDES[0]]:.1f} s, ours {epochs[SIDES[1]]} epochs "
+              f"{full[SIDES[1]]:.1f} s; ratio ours / d2l "
+              f"{statistics.median(per_round):.2f} (rounds "
+              f"{min(per_round):.2f} .. {max(per_round):.2f})")
 
 
 def load_both(d2l, text):
@@ -206,15 +163,7 @@ def load_both(d2l, text):
     if len(reference[1]) != len(mine[1]) or len(reference[2]) != len(
             mine[2]):
         raise RuntimeError("the two sides read different training pairs")
-    return {"d2l": reference, "ours": mine}
-
-
-def thread_counts(text):
-    """Parse --threads: comma-separated counts, "default" for torch's."""
-    default = torch.get_num_threads()
-    counts = [default if part == "default" else int(part)
-              for part in text.split(",")]
-    return list(dict.fromkeys(counts))  # without repeats, in order
+    return {SIDES[0]: reference, SIDES[1]: mine}
 
 
 def main():
@@ -228,25 +177,29 @@ def main():
                         help='models, "seq2seq" (no attention), "bahdanau"')
     parser.add_argument("--threads", default="1,default",
                         help='thread counts, e.g. "1,default" or "1,2"')
+    parser.add_argument("--rounds", type=int, default=10,
+                        help="interleaved rounds of epoch timings")
     args = parser.parse_args()
-    if args.our_epochs is None:
-        args.our_epochs = args.epochs
+    models = args.model.split(",")
+    if unknown := set(models) - {"seq2seq", "bahdanau"}:
+        parser.error(f"unknown --model {', '.join(sorted(unknown))}; "
+                     "choose from seq2seq, bahdanau")
+    if args.epochs % 10:
+        parser.error("d2l reports its loss every 10 epochs: give --epochs "
+                     f"as a multiple of 10, not {args.epochs}")
+    epochs = {SIDES[0]: args.epochs,
+              SIDES[1]: args.our_epochs or args.epochs}
     d2l = import_d2l()
     d2l.Animator = NoAnimator  # d2l.train_seq2seq looks it up here
     device = ours.try_gpu()
     data = load_both(d2l, ours.read_data_nmt())
-    models = args.model.split(",")
-    unknown = set(models) - {"seq2seq", "bahdanau"}
-    if unknown:
-        parser.error(f"unknown --model {', '.join(sorted(unknown))}; "
-                     "choose from seq2seq, bahdanau")
-    print(f"torch {torch.__version__}; seq2seq training, "
-          "d2l 0.17.6 against d2l_attention")
     for model in models:
-        for num_threads in thread_counts(args.threads):
-            results = bench_threads(d2l, model, data, args, device,
-                                    num_threads)
-            report(results, model, num_threads, args, device)
+        sides = [Side(d2l, name, model, data[name]) for name in SIDES]
+        print(f"\n{model}: torch {torch.__version__}, {device}, "
+              f"{NUM_EXAMPLES} pairs, seeds 0..{args.seeds - 1}; d2l "
+              f"{epochs[SIDES[0]]} epochs, ours {epochs[SIDES[1]]}")
+        quality(sides, epochs, args, device)
+        speed(sides, epochs, args, device)
 
 
 if __name__ == "__main__":

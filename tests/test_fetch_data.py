@@ -36,14 +36,10 @@ def symlink(target):
     return zip_bytes({"fra-eng/fra.txt": TEXT, info: target})
 
 
-def data_start(raw):
-    """Where the first member's compressed data starts in raw."""
+def damage(raw, offset, value):
+    """raw with a byte of its first member's data set to value."""
     name_len, extra_len = struct.unpack("<HH", raw[26:30])
-    return 30 + name_len + extra_len
-
-
-def damage(raw, at, value):
-    """raw with the byte at `at` set to value."""
+    at = 30 + name_len + extra_len + offset
     return raw[:at] + bytes([value]) + raw[at + 1:]
 
 
@@ -57,8 +53,8 @@ BAD = {
                  "is a web page"),
     "truncated": (GOOD[:len(GOOD) // 2], "is truncated"),
     "no fra.txt": (zip_bytes({"fra-eng/other.txt": "x"}), "another one"),
-    "bad zlib": (damage(GOOD, data_start(GOOD), 0xFF), "damaged"),
-    "CRC": (damage(STORED, data_start(STORED) + 3, 0), "damaged"),
+    "bad zlib": (damage(GOOD, 0, 0xFF), "damaged"),
+    "CRC": (damage(STORED, 3, 0), "damaged"),
     "method 99": (GOOD.replace(b"PK\x03\x04\x14\x00\x00\x00\x08",
                                b"PK\x03\x04\x14\x00\x00\x00\x63"), "damaged"),
     "symlink": (symlink("/etc/passwd"), "damaged"),
@@ -126,14 +122,11 @@ def test_a_missing_local_copy_is_named(data, capsys, monkeypatch):
 
 
 def test_a_new_archive_replaces_the_whole_folder(data, tmp_path):
-    (tmp_path / "old.zip").write_bytes(
-        zip_bytes({"fra-eng/fra.txt": "old", "fra-eng/stale.txt": "x"}))
-    new = tmp_path / "new.zip"
-    new.write_bytes(GOOD)
-    old_known = ("sha1:" + hashlib.sha1(
-        (tmp_path / "old.zip").read_bytes()).hexdigest(),)
-    fetch_data.fetch(data, local=tmp_path / "old.zip", known=old_known)
-    fetch_data.fetch(data, local=new, known=KNOWN)
+    old = zip_bytes({"fra-eng/fra.txt": "old", "fra-eng/stale.txt": "x"})
+    for content in (old, GOOD):
+        (tmp_path / "src.zip").write_bytes(content)
+        known = ("sha1:" + hashlib.sha1(content).hexdigest(),)
+        fetch_data.fetch(data, local=tmp_path / "src.zip", known=known)
     assert sorted(p.name for p in (data / "fra-eng").iterdir()) == [
         "_about.txt", "fra.txt"]
     assert sorted(p.name for p in data.iterdir()) == ["fra-eng",
