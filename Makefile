@@ -110,8 +110,8 @@ test-kernels: setup data
 # worked with mouse and keyboard, its labels checked to show whole. What
 # each test saw is printed (-rP); screenshots go to build/browser/.
 test-browser: setup data
-	$(BIN)/python -m pytest -m browser tests/browser -rP --durations=0 \
-	    --output=build/browser --screenshot=only-on-failure
+	$(BIN)/python -m pytest -m browser tests/browser -rP --tb=short \
+	    --durations=0 --output=build/browser --screenshot=only-on-failure
 
 execute: lib data
 	$(BIN)/python tools/translate.py build >/dev/null

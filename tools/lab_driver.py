@@ -1,34 +1,19 @@
-"""Open each notebook in JupyterLab in Chromium and work its explorer.
+"""Drive JupyterLab in a browser page as a person would.
 
-    python tools/browser_test.py        # both editions, every notebook
-    python tools/browser_test.py notebooks/01_masked_softmax.ipynb
-
-What a new user would do, done by Playwright for Python in the system
-Chromium (Debian's package `chromium`; no browser is downloaded). For each
-notebook: open it and check that its saved explorer shows as a widget (the
-notebooks are trusted, as `make lab` trusts them); clear the outputs and
-run all cells from the menus, wait until the kernel is idle, fail on a cell
-error, find the explorer (the ipywidgets `interact` area) and check that it
-is a live widget, work each of its controls with the mouse and keyboard
-(drag a slider, type a sentence and press Enter, pick another option),
-check that the figure or text changed, and fail on console errors that come
-from the widgets. Every label of the explorer must show whole (a label cut
-short fails), and every slider must be long enough to drag. Screenshots of
-the explorer before and after, and of every figure, go to
-build/browser/NAME/ (build/browser/pt_BR/NAME/ for the Portuguese edition).
-
-The notebooks of notebooks/pt_BR/ open in a JupyterLab whose interface is in
-Portuguese (the locale setting of `make lab-pt`). Menu items are found by
-the command they run, not by their text, so the same steps work in both
-languages; the notes say what the menu showed.
-
-JupyterLab serves a temporary copy of notebooks/ (the data folder is linked
-beside it), so autosave never touches the project's files; the server runs
-in its own process group, which is stopped at the end.
+Used by tests/browser/ (`make test-browser`), which runs it with
+pytest-playwright in the system Chromium. It starts JupyterLab on a copy
+of notebooks/ (autosave never touches the project's files), the Portuguese
+edition in a JupyterLab set to Portuguese (`make lab-pt`'s setting); and,
+in a notebook's page: checks that its saved explorer shows as a widget,
+clears the outputs and runs all cells from the menus (items found by the
+command they run, so the same steps work in both languages), fails on a
+cell error, then works each control of the explorer with the mouse and
+keyboard (drags a slider, types a sentence and presses Enter, picks another
+option) and checks that what it shows changed. Every label of the explorer
+must show whole, every slider be long enough to drag, and the console hold
+no widget error. Screenshots of the explorer and of every figure are saved.
 """
 
-import argparse
-import hashlib
 import json
 import os
 import re
@@ -38,24 +23,15 @@ import signal
 import socket
 import subprocess
 import sys
-import tempfile
 import time
 import urllib.request
 from pathlib import Path
 
-try:
-    from playwright.sync_api import Error as PlaywrightError
-    from playwright.sync_api import TimeoutError as PlaywrightTimeout
-    from playwright.sync_api import sync_playwright
-except ImportError:  # reported by main() with the command that installs it
-    sync_playwright = None
+from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 ROOT = Path(__file__).resolve().parent.parent
 NOTEBOOKS = ROOT / "notebooks"
-OUT_DIR = ROOT / "build" / "browser"
 JUPYTER = Path(sys.executable).parent / "jupyter"
-BROWSERS = ("chromium", "chromium-browser")
-INSTALL_HINT = "sudo apt-get install chromium"
 # typed into a text box: sentences of the training data, the first one
 # that differs from the box's text
 SENTENCES = ("i'm home .", "go .")
@@ -83,17 +59,9 @@ CONTROLS = (".widget-slider, .widget-text, .widget-textarea, "
             ".widget-radio-box")
 
 
-class BrowserTestError(Exception):
+class BrowserTestError(AssertionError):
     """What a person would see go wrong in one notebook."""
 
-
-def find_chromium():
-    """Return the path of the system Chromium, or None."""
-    for name in BROWSERS:
-        path = shutil.which(name)
-        if path:
-            return path
-    return None
 
 
 def free_port():
@@ -619,141 +587,29 @@ class Console:
         return [text for text in self.errors if WIDGET_ERROR.search(text)]
 
 
-def check_notebook(browser, server, path, out_dir):
+def check_notebook(page, url, out_dir):
     """Open one notebook, run it and work its explorer; return notes."""
-    page = browser.new_page(viewport={"width": 1280, "height": 900})
     console = Console(page)
-    try:
-        page.goto(server.url(served_name(path)))
-        page.locator(".jp-NotebookPanel .jp-Cell").first.wait_for(
-            timeout=120_000)
-        try:  # the saved explorer of a trusted notebook is a widget
-            find_explorer(page)
-        except BrowserTestError as error:
-            raise BrowserTestError(
-                f"before Run All, in the saved outputs: {error}") from error
-        page.screenshot(path=out_dir / "saved-explorer.png")
-        clicked = run_all_cells(page, RUN_TIMEOUT_S)
-        check_cells(page)
-        explorer = find_explorer(page)
-        notes = ["menus: " + ", ".join(clicked)]
-        notes += explore(page, explorer, out_dir)
-        explorer.scroll_into_view_if_needed()
-        page.screenshot(path=out_dir / "page-at-explorer.png")
-        notes += save_figures(page, out_dir) + raw_reprs(page)
-        if console.widget_errors():
-            raise BrowserTestError(
-                "widget errors in the browser console: "
-                + " | ".join(console.widget_errors())[:1500])
-        return notes + [f"console error: {text[:200]}"
-                        for text in console.errors]
-    except BrowserTestError:
-        page.screenshot(path=out_dir / "failure.png")
-        raise
-    finally:
-        page.close()
-
-
-def notebook_paths(args):
-    """Return the notebooks to test: the ones named, or all of them."""
-    paths = [Path(arg) for arg in args] or (
-        sorted(NOTEBOOKS.glob("*.ipynb"))
-        + sorted((NOTEBOOKS / PORTUGUESE).glob("*.ipynb")))
-    missing = [str(path) for path in paths if not path.is_file()]
-    if missing:
-        sys.exit(f"no such notebook: {', '.join(missing)}")
-    return paths
-
-
-def run_notebooks(chromium, server, paths):
-    """Test each notebook in turn; return the names of the failures."""
-    failed = []
-    args = ["--no-sandbox"] if os.geteuid() == 0 else []
-    with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(
-            executable_path=chromium, headless=True, args=args)
-        for path in paths:
-            out_dir = OUT_DIR / Path(served_name(path)).with_suffix("")
-            shutil.rmtree(out_dir, ignore_errors=True)
-            out_dir.mkdir(parents=True)
-            start = time.monotonic()
-            try:
-                notes = check_notebook(browser, server, path, out_dir)
-            except (BrowserTestError, PlaywrightError) as error:
-                failed.append(served_name(path))
-                notes = [f"FAILED: {error}"]
-            server.shutdown_kernels()  # frees the CPU for the next one
-            seconds = time.monotonic() - start
-            status = "FAIL" if served_name(path) in failed else "PASS"
-            print(f"{status} {served_name(path)} ({seconds:.0f} s)",
-                  flush=True)
-            for note in notes:
-                print(f"    {note}", flush=True)
-        browser.close()
-    return failed
-
-
-def digests(paths):
-    """Return the SHA-256 of each file, to show it was left unchanged."""
-    return {path: hashlib.sha256(path.read_bytes()).hexdigest()
-            for path in paths}
-
-
-def missing_tools():
-    """Return what is missing to run the test, with how to install it."""
-    if find_chromium() is None:
-        return ("Chromium is not installed (looked for "
-                f"{' and '.join(BROWSERS)}). Install it with:\n"
-                f"    {INSTALL_HINT}")
-    if sync_playwright is None:
-        return ("Playwright for Python is not installed. Install it with:\n"
-                "    .venv/bin/python -m pip install -r requirements-dev.txt")
-    return None
-
-
-def main(argv=None):
-    """Test the notebooks given on the command line, or all of them."""
-    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("notebooks", nargs="*",
-                        help="notebook files (default: notebooks/*.ipynb)")
-    args = parser.parse_args(argv)
-    problem = missing_tools()
-    if problem:
-        print(problem, file=sys.stderr)
-        return 2
-    # stopped from outside (a CI time limit): still stop the server
-    signal.signal(signal.SIGTERM, lambda signum, frame: sys.exit(143))
-    paths = notebook_paths(args.notebooks)
-    before = digests(paths)
-    OUT_DIR.mkdir(parents=True, exist_ok=True)
-    with tempfile.TemporaryDirectory(prefix="browser-test-") as tmp:
-        served = copy_notebooks(paths, Path(tmp))
-        # as `make lab` does: trusted, so the saved widgets show on opening
-        subprocess.run([str(JUPYTER), "trust", *map(str, served.rglob(
-            "*.ipynb"))], check=True, stdout=subprocess.DEVNULL)
-        failed = []
-        # one server per interface language, each for its notebooks
-        for locale in ("en", PORTUGUESE):
-            group = [path for path in paths if language(path) == locale]
-            if not group:
-                continue
-            server = LabServer(served, Path(tmp),
-                               OUT_DIR / f"jupyterlab-{locale}.log", locale)
-            try:
-                server.wait_ready()
-                failed += run_notebooks(find_chromium(), server, group)
-            finally:
-                server.stop()
-    after = digests(paths)
-    changed = [path.name for path in paths if after[path] != before[path]]
-    if changed:
-        print("FAIL notebook files changed while the test ran: "
-              + ", ".join(changed))
-    print(f"browser: {len(paths) - len(failed)} passed, "
-          f"{len(failed)} failed")
-    print(f"screenshots in {OUT_DIR.relative_to(ROOT)}/")
-    return 1 if failed or changed else 0
-
-
-if __name__ == "__main__":
-    sys.exit(main())
+    page.goto(url)
+    page.locator(".jp-NotebookPanel .jp-Cell").first.wait_for(
+        timeout=120_000)
+    try:  # the saved explorer of a trusted notebook is a widget
+        find_explorer(page)
+    except BrowserTestError as error:
+        raise BrowserTestError(
+            f"before Run All, in the saved outputs: {error}") from error
+    page.screenshot(path=out_dir / "saved-explorer.png")
+    clicked = run_all_cells(page, RUN_TIMEOUT_S)
+    check_cells(page)
+    explorer = find_explorer(page)
+    notes = ["menus: " + ", ".join(clicked)]
+    notes += explore(page, explorer, out_dir)
+    explorer.scroll_into_view_if_needed()
+    page.screenshot(path=out_dir / "page-at-explorer.png")
+    notes += save_figures(page, out_dir) + raw_reprs(page)
+    if console.widget_errors():
+        raise BrowserTestError(
+            "widget errors in the browser console: "
+            + " | ".join(console.widget_errors())[:1500])
+    return notes + [f"console error: {text[:200]}"
+                    for text in console.errors]
