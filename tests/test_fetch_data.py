@@ -9,6 +9,7 @@ import threading
 import zipfile
 
 import pytest
+import requests
 
 from tools import fetch_data
 
@@ -28,12 +29,8 @@ GOOD = zip_bytes({"fra-eng/fra.txt": TEXT, "fra-eng/_about.txt": "x"})
 KNOWN = ("sha1:" + hashlib.sha1(GOOD).hexdigest(),)
 
 
-def symlink(target):
-    """A symbolic link member fra-eng/link pointing at target."""
-    info = zipfile.ZipInfo("fra-eng/link")
-    info.create_system = 3  # Unix, so external_attr holds the mode
-    info.external_attr = (stat.S_IFLNK | 0o777) << 16
-    return zip_bytes({"fra-eng/fra.txt": TEXT, info: target})
+LINK = zipfile.ZipInfo("fra-eng/link")  # a symbolic link: Unix mode bits
+LINK.create_system, LINK.external_attr = 3, (stat.S_IFLNK | 0o777) << 16
 
 
 def damage(raw, offset, value):
@@ -57,7 +54,8 @@ BAD = {
     "CRC": (damage(STORED, 3, 0), "damaged"),
     "method 99": (GOOD.replace(b"PK\x03\x04\x14\x00\x00\x00\x08",
                                b"PK\x03\x04\x14\x00\x00\x00\x63"), "damaged"),
-    "symlink": (symlink("/etc/passwd"), "damaged"),
+    "symlink": (zip_bytes({"fra-eng/fra.txt": TEXT, LINK: "/etc/passwd"}),
+                "damaged"),
     **{f"member {name}": (zip_bytes({"fra-eng/fra.txt": TEXT, name: "x"}),
                           "another one")
        for name in ("../evil.txt", "fra-eng/../../evil.txt", "/tmp/evil",
@@ -98,9 +96,9 @@ def test_a_local_copy_is_copied_extracted_and_kept(data, tmp_path, capsys,
     assert "is ready" in capsys.readouterr().out
     assert (data / "fra-eng" / "fra.txt").read_text() == TEXT
     assert (data / "fra-eng.zip").read_bytes() == GOOD
-    before = {p: p.stat().st_mtime_ns for p in data.rglob("*")}
-    assert fetch_data.main() == 0  # a second run does nothing
-    assert {p: p.stat().st_mtime_ns for p in data.rglob("*")} == before
+    times = {p: p.stat().st_mtime_ns for p in data.rglob("*")}
+    assert fetch_data.main() == 0 and times == {  # a second does nothing
+        p: p.stat().st_mtime_ns for p in data.rglob("*")}
 
 
 @pytest.mark.parametrize("kind", list(BAD))
@@ -139,11 +137,8 @@ def test_a_failed_extraction_leaves_the_old_folder_whole(data, tmp_path,
     fetch_data.fetch(data, local=tmp_path / "src.zip", known=KNOWN)
     (data / "fra-eng" / "fra.txt").write_text("edited")
 
-    def disk_full(*args):
-        raise OSError("disk full")
-
-    monkeypatch.setattr(zipfile.ZipFile, "extractall", disk_full)
-    with pytest.raises(OSError, match="disk full"):
+    monkeypatch.setattr(zipfile.ZipFile, "extractall", None)  # fails
+    with pytest.raises(TypeError):
         fetch_data.fetch(data, local=tmp_path / "src.zip", known=KNOWN)
     assert (data / "fra-eng" / "fra.txt").read_text() == "edited"
     assert sorted(p.name for p in data.iterdir()) == ["fra-eng",
@@ -192,6 +187,19 @@ def test_a_download_is_checked_and_replaces_a_damaged_archive(
     assert (data / "fra-eng" / "fra.txt").read_text() == TEXT
 
 
+def test_ctrl_c_during_a_download_keeps_nothing(server, data, tmp_path,
+                                                capsys, monkeypatch):
+    def chunk_then_ctrl_c(response, **kwargs):
+        yield response.raw.read(100)
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(requests.Response, "iter_content", chunk_then_ctrl_c)
+    before = snapshot(tmp_path)
+    assert fetch_data.main() == 130 and snapshot(tmp_path) == before
+    assert capsys.readouterr().err == (
+        "fetch_data: interrupted; no half-written file was kept\n")
+
+
 @pytest.mark.parametrize("kind", ["web page", "cut short", "offline"])
 def test_a_failed_download_keeps_nothing(server, data, tmp_path, capsys,
                                          monkeypatch, kind):
@@ -200,8 +208,7 @@ def test_a_failed_download_keeps_nothing(server, data, tmp_path, capsys,
     if kind == "offline":
         monkeypatch.setattr(fetch_data, "URL", "http://127.0.0.1:9/f.zip")
     before = snapshot(tmp_path)
-    says = {"web page": "error or login page", "cut short": "could not "
-            "download", "offline": "could not download"}[kind]
+    says = "a login page?" if kind == "web page" else "could not"
     fails_in_one_line(capsys, says, "nothing was kept")
     assert snapshot(tmp_path) == before
     assert not data.exists() or list(data.iterdir()) == []

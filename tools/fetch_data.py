@@ -3,13 +3,11 @@
     python tools/fetch_data.py                                # download
     FRA_ENG_ZIP=/path/fra-eng.zip python tools/fetch_data.py  # local copy
 
-An archive is used only if its hash is one of KNOWN, wherever it comes
-from, and that check comes before anything is read from it: a damaged,
-truncated or foreign archive is refused in one line. pooch downloads to a
-temporary file and keeps it only if its hash matches; a local copy is
-written the same way, and data/fra-eng/ is extracted to a temporary folder
-that is then renamed into place, so nothing is left half-written. A second
-run with the data in place does nothing.
+An archive is used only if its hash is one of KNOWN, checked before
+anything is read from it: a damaged, truncated or foreign one is refused
+in one line. Nothing is left half-written (pooch downloads to a temporary
+file; the copy and the extracted folder are renamed into place), and a
+second run with the data in place does nothing.
 """
 
 import filecmp
@@ -95,9 +93,8 @@ def download(url, target, known_hash):
         raise DataError(f"could not download {url} ({error}); nothing was "
                         "kept") from error
     except ValueError as error:
-        raise DataError(f"{url} gave a file whose hash is not the book's "
-                        "archive's (a proxy's error or login page?); nothing "
-                        "was kept") from error
+        raise DataError(f"{url} gave another file than the book's archive "
+                        "(a login page?); nothing was kept") from error
 
 
 def in_place(path, info):
@@ -107,8 +104,7 @@ def in_place(path, info):
 
 
 def extract(archive, data_dir):
-    """Extract the known archive's fra-eng/ into data_dir, whole or not at
-    all."""
+    """Extract the archive's fra-eng/ into data_dir, whole or not at all."""
     with zipfile.ZipFile(archive) as zipped:
         members = [i for i in zipped.infolist() if not i.is_dir()]
         if all(in_place(data_dir / i.filename, i) for i in members):
