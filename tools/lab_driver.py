@@ -63,7 +63,6 @@ class BrowserTestError(AssertionError):
     """What a person would see go wrong in one notebook."""
 
 
-
 def free_port():
     """Return a TCP port on 127.0.0.1 that nothing listens on now."""
     with socket.socket() as sock:
@@ -121,8 +120,9 @@ class LabServer:
                f"--IdentityProvider.token={self.token}",
                f"--ServerApp.root_dir={root_dir}",
                f"--LabApp.user_settings_dir={settings}",
-               f"--LabApp.workspaces_dir={workdir / f'workspaces-{locale}'}"]
-        cmd.append("--LabApp.expose_app_in_browser=True")
+               f"--LabApp.workspaces_dir={workdir / f'workspaces-{locale}'}",
+               # window.jupyterapp: the cells' state, read by the checks
+               "--LabApp.expose_app_in_browser=True"]
         if os.geteuid() == 0:  # containers and CI run as root
             cmd.append("--allow-root")
         self.log_path = log_path
