@@ -25,7 +25,7 @@ KERNELS_BASE := ATEN_CPU_CAPABILITY=default ONEDNN_MAX_CPU_ISA=SSE41 \
 VENV_RUNS := $(shell $(BIN)/python -c 'import sys' 2>/dev/null && echo yes)
 
 .PHONY: setup lab lab-pt test test-kernels test-browser execute lib lint \
-        bench data po pt student clean FORCE
+        bench po pt student clean FORCE
 
 setup: $(STAMP)
 
@@ -58,19 +58,8 @@ $(STAMP): requirements.txt requirements-dev.txt pyproject.toml \
 	$(BIN)/python -m pip install --quiet --no-deps d2l==0.17.6
 	touch $@
 
-data: $(STAMP)
-	@$(BIN)/python tools/fetch_data.py || { echo "make $(or \
-	    $(MAKECMDGOALS),data): stopped: the English-French corpus is" \
-	    "needed (see the line above)." >&2; exit 1; }
-
-# Opens even without the corpus: notebooks 01-04 need no data. Trusting the
-# notebooks lets JupyterLab show their saved widgets.
+# Trusting the notebooks lets JupyterLab show their saved widgets.
 lab: setup
-	@$(BIN)/python tools/fetch_data.py || echo "make lab: warning: going" \
-	    "on without the English-French corpus. Notebooks 01-04 need no" \
-	    "data; notebooks 05 and later need it. Get it with" \
-	    "FRA_ENG_ZIP=/path/to/fra-eng.zip make data, or make data with" \
-	    "internet access." >&2
 	@$(BIN)/jupyter trust $(NOTEBOOKS) $(wildcard notebooks/*/*.ipynb) \
 	    >/dev/null || echo "make lab: warning: could not trust the" \
 	    "notebooks; their widgets show after Run All" >&2
@@ -80,9 +69,6 @@ lab: setup
 # locale is set in a settings folder of this target's own (under build/),
 # so `make lab` keeps the user's settings and language.
 lab-pt: setup
-	@$(BIN)/python tools/fetch_data.py || echo "make lab-pt: aviso:" \
-	    "seguindo sem o corpus inglês-francês; os notebooks 01-04 não" \
-	    "precisam dele (veja README.pt-BR.md)." >&2
 	@$(BIN)/jupyter trust $(NOTEBOOKS_PT) >/dev/null || true
 	mkdir -p $(LAB_PT)/workspaces
 	cp -R locale/pt_BR/jupyterlab-settings/. $(LAB_PT)/user-settings
@@ -90,11 +76,11 @@ lab-pt: setup
 	JUPYTERLAB_WORKSPACES_DIR=$(LAB_PT)/workspaces \
 	    $(BIN)/jupyter lab --notebook-dir=notebooks/pt_BR $(LAB_FLAGS)
 
-test: setup data
+test: setup
 	$(NBVAL) $(NOTEBOOKS) $(NOTEBOOKS_PT) tests
 
 # The notebooks under each emulated CPU kernel set; reports every failing one.
-test-kernels: setup data
+test-kernels: setup
 	@failed=""; \
 	for kernels in "$(KERNELS_AVX2)" "$(KERNELS_BASE)"; do \
 	    echo "== nbval with $$kernels"; \
@@ -109,11 +95,11 @@ test-kernels: setup data
 # driven by pytest-playwright (tests/browser/): Run All, then its explorer
 # worked with mouse and keyboard, its labels checked to show whole. What
 # each test saw is printed (-rP); screenshots go to build/browser/.
-test-browser: setup data
+test-browser: setup
 	$(BIN)/python -m pytest -m browser tests/browser -rP --tb=short \
 	    --durations=0 --output=build/browser --screenshot=only-on-failure
 
-execute: lib data
+execute: lib
 	$(BIN)/python tools/translate.py build >/dev/null
 	for nb in $(NOTEBOOKS) $(NOTEBOOKS_PT); do \
 	    $(BIN)/jupyter nbconvert --to notebook --execute --inplace \
@@ -147,11 +133,11 @@ lint: setup
 	$(BIN)/ruff check $(CODE) notebooks
 
 # each bench from the project root, as a module of the package bench
-bench: setup data
+bench: setup
 	@for name in attention seq2seq_extras seq2seq; do \
 	    echo "== bench/bench_$$name.py"; \
 	    $(BIN)/python -m bench.bench_$$name || exit 1; \
 	done
 
 clean:
-	rm -rf $(VENV) data/fra-eng data/fra-eng.zip $(LAB_PT) $(STUDENT)
+	rm -rf $(VENV) $(LAB_PT) $(STUDENT)

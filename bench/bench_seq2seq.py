@@ -10,9 +10,10 @@ Like with like: both sides train the source's model (embed 32, hidden 32,
 same text with the same seeds, and neither side plots. The reference is
 d2l's Seq2SeqEncoder with the book's decoder, trained by d2l.train_seq2seq
 with its Animator replaced by a stand-in that draws nothing (d2l's
-load_data_nmt reads our copy of the corpus through a patched
-read_data_nmt, since it would download); ours is d2l_attention's
-train_seq2seq without its plot and progress bar.
+load_data_nmt reads the excerpt that ships in data/ through a patched
+read_data_nmt, since its own would download the book's archive, another
+cut of the corpus); ours is d2l_attention's train_seq2seq without its
+plot and progress bar.
 
 Quality: each side trains once per seed, d2l --epochs (the book's 250),
 ours --our-epochs (default: as many; notebook 06 trains 220). Prints each
@@ -157,11 +158,17 @@ def speed(sides, epochs, args, device):
 def load_both(d2l, text):
     """Return the minibatches and vocabularies of both sides, same pairs."""
     d2l.read_data_nmt = lambda: text
-    # d2l reads one line more than num_examples: 599 gives our 600 pairs
+    # d2l 0.17's tokenize_nmt breaks only once the line index exceeds
+    # num_examples (`if i > num_examples`), so it keeps lines 0 to
+    # num_examples, one pair more than asked: 599 gives it our 600 pairs
     reference = d2l.load_data_nmt(BATCH_SIZE, NUM_STEPS, NUM_EXAMPLES - 1)
     mine = ours.load_data_nmt(BATCH_SIZE, NUM_STEPS, NUM_EXAMPLES)
-    if len(reference[1]) != len(mine[1]) or len(reference[2]) != len(
-            mine[2]):
+    their_X, _, their_Y, _ = reference[0].dataset.tensors
+    my_X, _, my_Y, _ = mine[0].dataset.tensors
+    if (reference[1].idx_to_token != mine[1].idx_to_token
+            or reference[2].idx_to_token != mine[2].idx_to_token
+            or not torch.equal(their_X, my_X)
+            or not torch.equal(their_Y, my_Y)):
         raise RuntimeError("the two sides read different training pairs")
     return {SIDES[0]: reference, SIDES[1]: mine}
 

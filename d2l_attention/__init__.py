@@ -46,6 +46,7 @@ __getattr__, __dir__, __all__ = lazy_loader.attach(
         ],
         "nmt_data": [
             "find_data_file",
+            "check_corpus",
             "read_data_nmt",
             "preprocess_nmt",
             "tokenize_nmt",

@@ -2,12 +2,14 @@
 # notebooks/05_seq2seq.ipynb
 
 import collections
+import hashlib
 import re
 from pathlib import Path
 import torch
 
 __all__ = [
     "find_data_file",
+    "check_corpus",
     "read_data_nmt",
     "preprocess_nmt",
     "tokenize_nmt",
@@ -19,36 +21,52 @@ __all__ = [
 ]
 
 
-def find_data_file(data_dir=None):
-    """Return the path of fra-eng/fra.txt; raise FileNotFoundError if absent.
+def find_data_file():
+    """Return the path of data/fra-eng-first-5000.txt; raise if absent.
 
-    Looks in data_dir when given, else in the data/ folder of the working
-    folder or of the nearest folder above it that has the file (the
-    project's, from the project or its notebooks/). Defined in notebook 05.
+    Looks in the data/ folder of the working folder or of the nearest
+    folder above it (the project's, from the project or its notebooks/).
+    Defined in notebook 05.
     """
-    if data_dir is not None:
-        folders = [Path(data_dir)]
-    else:
-        here = Path.cwd().resolve()
-        folders = [folder / "data" for folder in [here, *here.parents]]
-    for folder in folders:
-        path = folder / "fra-eng" / "fra.txt"
-        if path.is_file():
-            return path
-    where = folders[0] if data_dir is not None else (
-        f"data/ in {folders[0].parent} or a folder above it")
+    name = "fra-eng-first-5000.txt"  # the excerpt that ships in data/
+    here = Path.cwd().resolve()
+    for folder in [here, *here.parents]:
+        if (folder / "data" / name).is_file():
+            return folder / "data" / name
     raise FileNotFoundError(
-        f"the English-French corpus fra-eng/fra.txt is not in {where}: run "
-        "`make data` in the project folder (offline: "
-        "FRA_ENG_ZIP=/path/to/fra-eng.zip make data)")
+        f"the English-French pairs data/{name} are neither in {here} nor "
+        "in a folder above it: run the notebook inside the project folder, "
+        f"or restore the file there with `git checkout -- data/{name}`")
 
 
-def read_data_nmt(data_dir=None):
-    """Return the raw text of the English-French corpus.
+def check_corpus(data, path):
+    """Raise ValueError unless data holds the excerpt's bytes as shipped.
 
     Defined in notebook 05.
     """
-    return find_data_file(data_dir).read_text(encoding="utf-8")
+    # SHA-256 of data/fra-eng-first-5000.txt, its lines ending in "\n"
+    shipped = ("2d3060f80d80b26ceb3e89a733f7b473"
+               "0c197548c96aa692a4d6d94b274bb49b")
+    if hashlib.sha256(data).hexdigest() == shipped:
+        return
+    problem = ("is empty" if not data
+               else "has Windows line endings (CRLF)" if b"\r\n" in data
+               else "was edited or damaged")
+    raise ValueError(
+        f"{path} {problem}: it is not the excerpt the notebooks were made "
+        f"with; restore it with `git checkout -- data/{path.name}` in the "
+        "project folder")
+
+
+def read_data_nmt():
+    """Return the text of the English-French excerpt, checked first.
+
+    Defined in notebook 05.
+    """
+    path = find_data_file()
+    data = path.read_bytes()
+    check_corpus(data, path)
+    return data.decode("utf-8")
 
 
 def preprocess_nmt(text):
@@ -140,12 +158,12 @@ def load_array(data_arrays, batch_size, is_train=True):
     return torch.utils.data.DataLoader(dataset, batch_size, shuffle=is_train)
 
 
-def load_data_nmt(batch_size, num_steps, num_examples=600, data_dir=None):
+def load_data_nmt(batch_size, num_steps, num_examples=600):
     """Return (minibatch iterator, source vocab, target vocab).
 
     Defined in notebook 05.
     """
-    text = preprocess_nmt(read_data_nmt(data_dir))
+    text = preprocess_nmt(read_data_nmt())
     source, target = tokenize_nmt(text, num_examples)
     reserved = ["<pad>", "<bos>", "<eos>"]
     src_vocab = Vocab(source, min_freq=2, reserved_tokens=reserved)

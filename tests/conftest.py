@@ -2,6 +2,7 @@
 
 import pytest
 
+import d2l_attention.nmt_data
 from tools.d2l_reference import import_d2l
 
 
@@ -11,7 +12,7 @@ def d2l():
     return import_d2l()
 
 
-# five English-French pairs in the layout of fra-eng/fra.txt
+# five English-French pairs in the layout of data/fra-eng-first-5000.txt
 CORPUS = (
     "Go.\tVa !\n"
     "Hi.\tSalut !\n"
@@ -28,9 +29,9 @@ def corpus():
 
 
 @pytest.fixture(scope="module")
-def data_dir(tmp_path_factory):
-    """A data folder holding the five-pair corpus."""
-    folder = tmp_path_factory.mktemp("data")
-    (folder / "fra-eng").mkdir()
-    (folder / "fra-eng" / "fra.txt").write_text(CORPUS, encoding="utf-8")
-    return folder
+def five_pairs():
+    """load_data_nmt reads the five-pair corpus instead of the excerpt."""
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(d2l_attention.nmt_data, "read_data_nmt",
+                      lambda: CORPUS)
+        yield CORPUS

@@ -187,10 +187,10 @@ def train_briefly(net, data_iter, tgt_vocab, num_epochs=30):
 
 
 @pytest.mark.parametrize("attention", ["additive", "dot product"])
-def test_training_lowers_the_loss_and_translates(data_dir, attention):
+def test_training_lowers_the_loss_and_translates(five_pairs, attention):
     torch.manual_seed(0)
     data_iter, src_vocab, tgt_vocab = load_data_nmt(
-        batch_size=2, num_steps=5, num_examples=5, data_dir=data_dir
+        batch_size=2, num_steps=5, num_examples=5
     )
     # exercise 2: the constructor takes the attention module
     scoring = DotProductAttention(0.1) if attention == "dot product" else None

@@ -90,6 +90,8 @@ def entry(msgid, msgstr, code=False, **kw):
      "links differ"),
     ("Rows get 1, 3 and 4 keys.", "As linhas ficam com 1 e 4 chaves.",
      "numbers differ"),
+    ("The first 5,000 pairs.", "Os 5.400 primeiros pares.",
+     "numbers differ"),
     ("| a | b |\n|---|---|", "| a | b | c |\n|---|---|---|", "table"),
     ("The attention pooling.", "O agrupamento de atenção.",
      "must be translated 'pooling de atenção"),
@@ -123,6 +125,12 @@ def test_a_good_translation_passes():
                  "gives one number per key (`X`);",
                  "1. uma *função de pontuação* $a(\\mathbf q, \\mathbf k_i)$ "
                  "dá um número por chave (`X`);")
+    assert translate.entry_problems(good) == []
+
+
+def test_numbers_are_grouped_each_language_its_way():
+    good = entry("The first 5,000 of 76,037 pairs, 0.0190 and 1, 3.",
+                 "Os 5.000 primeiros de 76.037 pares, 0,0190 e 1, 3.")
     assert translate.entry_problems(good) == []
 
 

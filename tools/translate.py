@@ -532,7 +532,7 @@ def translations(notebook):
 # --------------------------------------------------------------------------
 # Checks of the translations (tests/test_translations.py runs them)
 
-NUMBER = re.compile(r"(?<![\w.])\d+(?:\.\d+)*")
+NUMBER = re.compile(r"(?<![\w.,])\d+(?:[.,]\d+)*")
 
 
 def _bare(text):
@@ -540,6 +540,13 @@ def _bare(text):
     for pattern in (MATH, CODE_SPAN, LINK, PLACEHOLDER):
         text = pattern.sub(" ", text)
     return text
+
+
+def _numbers(text):
+    """The numbers of text as digits, sorted: 5,000 and 5.000 read alike,
+    as do 0.5 and 0,5 (each language groups and separates its own way)."""
+    return sorted(re.sub(r"[.,]", "", number)
+                  for number in NUMBER.findall(_bare(text)))
 
 
 QUOTED = re.compile(r"'[^']*'|\"[^\"]*\"")
@@ -591,8 +598,7 @@ def entry_problems(entry, glossary=None):
         if _spans(pattern, english) != _spans(pattern, portuguese):
             found.append(f"{what} differ: {_spans(pattern, english)} in "
                          f"English, {_spans(pattern, portuguese)}")
-    numbers = (sorted(NUMBER.findall(_bare(english))),
-               sorted(NUMBER.findall(_bare(portuguese))))
+    numbers = (_numbers(english), _numbers(portuguese))
     if numbers[0] != numbers[1]:
         found.append(f"numbers differ: {numbers[0]} in English, "
                      f"{numbers[1]}")
