@@ -1,9 +1,15 @@
-# Each target bootstraps what it needs: `make lab` and `make test` work on a
-# fresh machine with Python 3.11+.
+# Each target bootstraps what it needs in .venv: `make lab` what a student
+# needs (requirements.txt), `make test` what testing and building add
+# (requirements-dev.txt), `make student` only nbformat and nbconvert. A fresh
+# machine needs Python 3.11 to 3.14 and make.
 PYTHON ?= python3
 VENV   := .venv
 BIN    := $(VENV)/bin
-STAMP  := $(VENV)/.installed
+# one stamp per layer, touched only when its install succeeded
+MADE    := $(VENV)/.made
+STAMP   := $(VENV)/.installed
+DEV     := $(VENV)/.installed-dev
+NBTOOLS := $(VENV)/.installed-nbconvert
 NOTEBOOKS := $(sort $(wildcard notebooks/*.ipynb))
 # the Portuguese edition, generated from the English (tools/translate.py)
 NOTEBOOKS_PT := $(sort $(wildcard notebooks/pt_BR/*.ipynb))
@@ -20,42 +26,60 @@ KERNELS_AVX2 := ATEN_CPU_CAPABILITY=avx2 ONEDNN_MAX_CPU_ISA=AVX2 \
                 MKL_ENABLE_INSTRUCTIONS=AVX2
 KERNELS_BASE := ATEN_CPU_CAPABILITY=default ONEDNN_MAX_CPU_ISA=SSE41 \
                 MKL_ENABLE_INSTRUCTIONS=SSE4_2
+# make student's two packages, at requirements.txt's pins
+NBCONVERT_PINS := $(shell grep -E '^(nbformat|nbconvert)==' requirements.txt)
 # an interpreter that no longer starts (moved or removed Python) forces a
-# rebuild even when the stamp looks up to date
+# rebuild even when the stamps look up to date
 VENV_RUNS := $(shell $(BIN)/python -c 'import sys' 2>/dev/null && echo yes)
 
-.PHONY: setup lab lab-pt test test-kernels test-browser execute lib lint \
-        bench po pt student clean FORCE
+.PHONY: setup setup-dev lab lab-pt test test-kernels test-browser \
+        test-setup execute lib lint bench po pt student clean FORCE
 
 setup: $(STAMP)
+setup-dev: $(DEV)
 
-# Re-installs only when requirements.txt or pyproject.toml changed, into the
-# same .venv; a half-made .venv (no stamp: an install that failed or was cut
-# short, no pip, a broken interpreter) is removed and made afresh. The stamp
-# is touched only when every install succeeded.
-$(STAMP): requirements.txt requirements-dev.txt pyproject.toml \
-          $(if $(VENV_RUNS),,FORCE)
-	@$(PYTHON) -c 'import sys; sys.exit(sys.version_info < (3, 11))' || { \
-	    echo "make: needs Python 3.11 or newer as $(PYTHON); run" \
-	         "e.g. make PYTHON=python3.11 $(MAKECMDGOALS)" >&2; exit 1; }
-	@if [ -f $@ ] && $(BIN)/python -m pip --version >/dev/null 2>&1; then \
-	    echo "updating $(VENV): requirements.txt or pyproject.toml changed"; \
-	else \
-	    echo "creating a fresh $(VENV)"; rm -rf $(VENV); \
-	    $(PYTHON) -m venv $(VENV) \
-	        && $(BIN)/python -m pip --version >/dev/null 2>&1 || { \
-	        rm -rf $(VENV); \
-	        echo "make: $(PYTHON) -m venv made no working pip. On" \
-	             "Debian/Ubuntu run: sudo apt install python3-venv" \
-	             "(or python3.X-venv for your version), then make" \
-	             "again." >&2; exit 1; }; \
-	fi
+# A virtual environment with a working pip. A half-made .venv (no stamp: a
+# venv cut short or made without python3-venv, no pip, a broken
+# interpreter) is removed and made afresh.
+$(MADE): $(if $(VENV_RUNS),,FORCE)
+	@$(PYTHON) -c 'import sys; sys.exit(not (3, 11) <= sys.version_info \
+	    < (3, 15))' || { \
+	    echo "make: needs Python 3.11 to 3.14 as $(PYTHON) (the pins" \
+	         "have wheels for those); run e.g." \
+	         "make PYTHON=python3.12 $(MAKECMDGOALS)" >&2; exit 1; }
+	@echo "creating a fresh $(VENV)"; rm -rf $(VENV); \
+	$(PYTHON) -m venv $(VENV) \
+	    && $(BIN)/python -m pip --version >/dev/null 2>&1 || { \
+	    rm -rf $(VENV); \
+	    echo "make: $(PYTHON) -m venv made no working pip. On" \
+	         "Debian/Ubuntu run: sudo apt install python3-venv" \
+	         "(or python3.X-venv for your version), then make" \
+	         "again." >&2; exit 1; }
 	$(BIN)/python -m pip install --quiet --upgrade pip
+	touch $@
+
+# What a student needs. Installs again, into the same .venv, when a
+# requirements file or pyproject.toml changed or an install failed. With
+# TORCH_INDEX=https://download.pytorch.org/whl/cpu, the pinned torch comes
+# first from that index (the CPU build, without CUDA's libraries).
+$(STAMP): $(MADE) requirements.txt pyproject.toml
+	$(if $(TORCH_INDEX),$(BIN)/python -m pip install --quiet \
+	    $(shell grep -E '^torch==' requirements.txt) \
+	    --index-url $(TORCH_INDEX))
 	$(BIN)/python -m pip install --quiet -r requirements.txt
+	touch $@
+
+# What testing and building add, and the reference implementation for the
+# tests and benches: its pinned deps are too old for this environment, so
+# none of them is installed (requirements-dev.txt has what it imports)
+$(DEV): $(STAMP) requirements-dev.txt
 	$(BIN)/python -m pip install --quiet -r requirements-dev.txt
-	# reference implementation for the tests only: its pinned deps are
-	# too old for this environment, so none of them is installed
 	$(BIN)/python -m pip install --quiet --no-deps d2l==0.17.6
+	touch $@
+
+# make student's two packages alone: no torch, no JupyterLab
+$(NBTOOLS): $(MADE) requirements.txt
+	$(BIN)/python -m pip install --quiet $(NBCONVERT_PINS)
 	touch $@
 
 # Trusting the notebooks lets JupyterLab show their saved widgets.
@@ -76,11 +100,11 @@ lab-pt: setup
 	JUPYTERLAB_WORKSPACES_DIR=$(LAB_PT)/workspaces \
 	    $(BIN)/jupyter lab --notebook-dir=notebooks/pt_BR $(LAB_FLAGS)
 
-test: setup
+test: setup-dev
 	$(NBVAL) $(NOTEBOOKS) $(NOTEBOOKS_PT) tests
 
 # The notebooks under each emulated CPU kernel set; reports every failing one.
-test-kernels: setup
+test-kernels: setup-dev
 	@failed=""; \
 	for kernels in "$(KERNELS_AVX2)" "$(KERNELS_BASE)"; do \
 	    echo "== nbval with $$kernels"; \
@@ -90,12 +114,19 @@ test-kernels: setup
 	    echo "make test-kernels: failed with$${failed#;}" >&2; exit 1; \
 	fi
 
+# The README's set-up without make, as written: its POSIX commands in a
+# fresh copy of the project with a new virtual environment, then notebooks
+# 01 and 05 top to bottom in that environment (tests/test_setup_route.py)
+test-setup: setup-dev
+	$(BIN)/python -m pytest -m setup_route tests/test_setup_route.py -rP \
+	    --tb=short
+
 # Each notebook of both editions in JupyterLab in the system Chromium
 # (Debian: chromium), the Portuguese ones with JupyterLab in Portuguese,
 # driven by pytest-playwright (tests/browser/): Run All, then its explorer
 # worked with mouse and keyboard, its labels checked to show whole. What
 # each test saw is printed (-rP); screenshots go to build/browser/.
-test-browser: setup
+test-browser: setup-dev
 	$(BIN)/python -m pytest -m browser tests/browser -rP --tb=short \
 	    --durations=0 --output=build/browser --screenshot=only-on-failure
 
@@ -109,7 +140,7 @@ execute: lib
 # The English text into the PO files of locale/pt_BR/ (a changed block turns
 # fuzzy, with its old English kept); start a new one with
 #   .venv/bin/python tools/translate.py update notebooks/NN_name.ipynb
-po: setup
+po: setup-dev
 	$(BIN)/python tools/translate.py update
 
 # The Portuguese notebooks from the PO files; those whose code changed run
@@ -120,20 +151,20 @@ pt: lib
 	        --ExecutePreprocessor.timeout=1200 "$$nb" || exit 1; \
 	done
 
-lib: setup
+lib: setup-dev
 	$(BIN)/python tools/export.py
 
 # The student edition, to hand out: both editions without the cells tagged
 # `solution` (a line says the solution is in the full notebook), written to
 # $(STUDENT)/ and $(STUDENT)/pt_BR/ (git-ignored)
-student: setup
+student: $(NBTOOLS)
 	$(BIN)/python tools/student.py $(STUDENT) $(NOTEBOOKS) $(NOTEBOOKS_PT)
 
-lint: setup
+lint: setup-dev
 	$(BIN)/ruff check $(CODE) notebooks
 
 # each bench from the project root, as a module of the package bench
-bench: setup
+bench: setup-dev
 	@for name in attention seq2seq_extras seq2seq; do \
 	    echo "== bench/bench_$$name.py"; \
 	    $(BIN)/python -m bench.bench_$$name || exit 1; \

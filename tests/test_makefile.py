@@ -1,4 +1,5 @@
-"""The Makefile as a new user meets it: offline, with a half-made .venv.
+"""The Makefile as a new user meets it: offline, with a half-made .venv,
+installing what each target needs and no more.
 
 Each test runs `make` on a copy of the project's Makefile and two
 notebooks in a temporary folder. Stand-in scripts play the interpreter and
@@ -50,7 +51,7 @@ def project(tmp_path):
     """A copy of the project's set-up files, with a working stand-in .venv."""
     proj = tmp_path / "project"
     for name in ("Makefile", "requirements.txt", "requirements-dev.txt",
-                 "pyproject.toml"):
+                 "pyproject.toml", "tools/student.py"):
         (proj / name).parent.mkdir(parents=True, exist_ok=True)
         shutil.copy(ROOT / name, proj / name)
     for name in NOTEBOOKS:
@@ -64,7 +65,8 @@ def project(tmp_path):
 echo "jupyter $*" >> "{log}"
 if [ "$1" = trust ]; then exec "{REAL_JUPYTER}" "$@"; fi
 """)
-    (proj / ".venv" / ".installed").touch()
+    for stamp in (".made", ".installed"):  # what make lab made
+        (proj / ".venv" / stamp).touch()
     for name in ("requirements.txt", "requirements-dev.txt",
                  "pyproject.toml"):  # older than the stamp
         earlier = (proj / name).stat().st_mtime - 60
@@ -131,9 +133,9 @@ HALF_MADE = {
     # python3-venv was missing: the interpreter is there, pip is not
     "no pip, no stamp": lambda venv: (
         fake_venv_python(venv, "/dev/null", pip_works=False),
-        (venv / ".installed").unlink()),
-    # an install cut short: no stamp
-    "no stamp": lambda venv: (venv / ".installed").unlink(),
+        (venv / ".made").unlink()),
+    # python -m venv cut short: no stamp
+    "no stamp": lambda venv: (venv / ".made").unlink(),
     # the Python it was made from is gone
     "dangling interpreter": lambda venv: (
         (venv / "bin" / "python").unlink(),
@@ -152,16 +154,63 @@ def test_half_made_venv_is_rebuilt(project, tmp_path, kind):
     assert "creating a fresh .venv" in done.stdout
     assert not (venv / "left-over").exists()
     assert (venv / ".installed").exists()
-    pip = [line for line in calls(project) if line.startswith("pip install")]
-    assert any("-r requirements.txt" in line for line in pip)
-    assert any("-r requirements-dev.txt" in line for line in pip)
-    assert any("--no-deps d2l==0.17.6" in line for line in pip)
+    assert pip_installs(project) == ["--upgrade pip", "-r requirements.txt"]
     again = make(project, "setup", f"PYTHON={python3}")
     assert again.returncode == 0 and "creating" not in again.stdout
 
 
-def test_venv_without_pip_says_what_to_install(project, tmp_path):
+def pip_installs(proj):
+    """What the stand-in pip was asked to install, in order."""
+    return [line.split("--quiet ", 1)[1] for line in calls(proj)
+            if line.startswith("pip install")]
+
+
+def test_an_install_cut_short_installs_again_in_the_same_venv(project):
     (project / ".venv" / ".installed").unlink()
+    (project / ".venv" / "left-over").touch()
+    done = make(project, "setup")
+    assert done.returncode == 0, done.stderr
+    assert "creating" not in done.stdout
+    assert (project / ".venv" / "left-over").exists()
+    assert pip_installs(project) == ["-r requirements.txt"]
+
+
+def test_setup_dev_adds_the_tools_and_the_reference(project):
+    done = make(project, "setup-dev")
+    assert done.returncode == 0, done.stderr
+    assert pip_installs(project) == [
+        "-r requirements-dev.txt", "--no-deps d2l==0.17.6"]
+    lines = (project / "requirements-dev.txt").read_text().splitlines()
+    assert "-r requirements.txt" in lines  # the student's set, and more
+
+
+def test_student_installs_nbformat_and_nbconvert_only(project, tmp_path):
+    shutil.rmtree(project / ".venv")
+    python3 = fake_python3(tmp_path)
+    done = make(project, "student", f"PYTHON={python3}")
+    assert done.returncode == 0, done.stderr
+    pins = [line for line in
+            (project / "requirements.txt").read_text().splitlines()
+            if line.startswith(("nbformat==", "nbconvert=="))]
+    assert len(pins) == 2
+    assert pip_installs(project) == ["--upgrade pip", " ".join(pins)]
+    assert (project / "build" / "student" / NOTEBOOKS[0]).exists()
+
+
+def test_torch_index_installs_the_pinned_torch_from_it_first(project):
+    (project / ".venv" / ".installed").unlink()
+    index = "https://download.pytorch.org/whl/cpu"
+    done = make(project, "setup", f"TORCH_INDEX={index}")
+    assert done.returncode == 0, done.stderr
+    pin = next(line for line in
+               (project / "requirements.txt").read_text().splitlines()
+               if line.startswith("torch=="))
+    assert pip_installs(project) == [
+        f"{pin} --index-url {index}", "-r requirements.txt"]
+
+
+def test_venv_without_pip_says_what_to_install(project, tmp_path):
+    (project / ".venv" / ".made").unlink()
     python3 = fake_python3(tmp_path, pip_works=False)
     done = make(project, "lab", f"PYTHON={python3}")
     assert done.returncode != 0
@@ -169,3 +218,17 @@ def test_venv_without_pip_says_what_to_install(project, tmp_path):
     assert "sudo apt install python3-venv" in done.stderr
     assert not (project / ".venv").exists()  # the next make starts afresh
     assert not any(line.startswith("jupyter") for line in calls(project))
+
+
+def test_a_python_outside_the_pins_range_is_named(project, tmp_path):
+    (project / ".venv" / ".made").unlink()
+    python315 = script(tmp_path / "bin" / "python3.15", f"""\
+if [ "$1" = -c ]; then
+    exec "{REAL_PYTHON}" -c "import sys; sys.version_info = (3, 15, 0); $2"
+fi
+exec "{REAL_PYTHON}" "$@"
+""")
+    done = make(project, "lab", f"PYTHON={python315}")
+    assert done.returncode != 0
+    assert "needs Python 3.11 to 3.14" in done.stderr
+    assert calls(project) == []  # nothing made, nothing installed

@@ -1,0 +1,197 @@
+"""The README's set-up without make, run as written (`make test-setup`).
+
+The test reads the POSIX commands of README.md's "Set-up without make"
+from the blocks marked `<!-- make test-setup: ... -->`, runs them in bash
+in a fresh copy of the project, with a new virtual environment, and then
+runs notebooks 01 and 05 top to bottom in that environment with nbclient
+(`jupyter execute`). A command that does not end by itself, `jupyter lab`,
+is started with the README's arguments plus a port, a token and no
+browser, asked over HTTP what it serves, and stopped. Several minutes: pip
+installs requirements.txt (from its cache when it is warm).
+"""
+
+import os
+import re
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+SECTION = "## Set-up without make"
+MARK = re.compile(r"<!-- make test-setup: (\w+) -->\n```bash\n(.*?)```",
+                  re.S)
+NOTEBOOKS = ("01_masked_softmax.ipynb", "05_seq2seq.ipynb")
+# what the tools and tests need and a student does not
+DEV_ONLY = ("pytest", "nbval", "ruff", "polib", "playwright",
+            "pytest-playwright", "d2l", "pandas")
+
+# run by make test-setup only (several minutes)
+SETUP_ROUTE = pytest.mark.setup_route
+
+# Started in place of `jupyter lab ARGS`, with the same ARGS: JupyterLab
+# on a free port; prints what it serves in the notebook folder and its
+# interface language, then stops it. Standard library only, as it runs in
+# the student's environment.
+PROBE = r'''
+import json, os, secrets, signal, socket, subprocess, sys, time
+import urllib.request
+
+with socket.socket() as s:
+    s.bind(("127.0.0.1", 0))
+    port = s.getsockname()[1]
+token = secrets.token_hex(16)
+extra = [f"--port={port}", f"--ServerApp.token={token}", "--no-browser"]
+if os.getuid() == 0:
+    extra.append("--allow-root")
+server = subprocess.Popen(["jupyter", "lab", *sys.argv[1:], *extra],
+                          stderr=subprocess.PIPE, text=True,
+                          start_new_session=True)
+
+def get(path):
+    url = f"http://127.0.0.1:{port}{path}?token={token}"
+    with urllib.request.urlopen(url, timeout=10) as answer:
+        return json.load(answer)
+
+try:
+    for _ in range(240):
+        if server.poll() is not None:
+            sys.exit("jupyter lab stopped: " + server.stderr.read()[-2000:])
+        try:
+            files = get("/api/contents/")["content"]
+            break
+        except OSError:
+            time.sleep(0.5)
+    else:
+        sys.exit("jupyter lab did not answer in 120 s")
+    plugin = get("/lab/api/settings/@jupyterlab/translation-extension:plugin")
+    print("SERVES", json.dumps(sorted(f["name"] for f in files)))
+    print("LOCALE", plugin["settings"].get("locale", "default"))
+finally:
+    os.killpg(server.pid, signal.SIGTERM)
+    server.wait(timeout=60)
+'''
+
+
+def readme_blocks(readme="README.md", section=SECTION):
+    """The marked bash blocks of the README's section: {name: commands}."""
+    text = (ROOT / readme).read_text(encoding="utf-8")
+    assert section in text, f"{readme} has no section {section!r}"
+    part = text.split(section, 1)[1].split("\n## ", 1)[0]
+    blocks = dict(MARK.findall(part))
+    assert set(blocks) == {"route", "portuguese"}, (
+        f"{readme}'s {section!r} marks the blocks {sorted(blocks)}, "
+        "not 'route' and 'portuguese'")
+    return blocks
+
+
+def test_portuguese_readme_gives_the_same_commands():
+    assert readme_blocks("README.pt-BR.md",
+                         "## Instalação sem make") == readme_blocks()
+
+
+def as_script(commands, probe):
+    """The commands as bash lines, each `jupyter lab` line probed."""
+    lines = ["set -e"]
+    for line in commands.splitlines():
+        if line.lstrip().startswith("jupyter lab"):
+            args = line.split("jupyter lab", 1)[1]
+            line = f'python "{probe}"{args}'
+        lines.append(line)
+    return "\n".join(lines) + "\n"
+
+
+def copy_project(target):
+    """The project's files as a fresh clone would have them."""
+    listed = subprocess.run(
+        ["git", "ls-files", "-z", "--cached", "--others",
+         "--exclude-standard"], cwd=ROOT, capture_output=True, check=True)
+    for name in listed.stdout.decode().split("\0"):
+        if name and (ROOT / name).is_file():
+            (target / name).parent.mkdir(parents=True, exist_ok=True)
+            shutil.copy2(ROOT / name, target / name)
+
+
+@pytest.fixture(scope="module")
+def route(tmp_path_factory):
+    """Run the README's route in a fresh copy: (project, env, outputs)."""
+    base = tmp_path_factory.mktemp("route")
+    project = base / "attention-notebooks"
+    copy_project(project)
+    probe = base / "probe.py"
+    probe.write_text(PROBE, encoding="utf-8")
+    env = {key: value for key, value in os.environ.items()
+           if not key.startswith(("VIRTUAL_ENV", "PYTHON", "JUPYTER"))}
+    # the project's own .venv off the PATH; Jupyter's and IPython's
+    # per-user folders fresh, as on a new machine
+    env["PATH"] = os.pathsep.join(
+        part for part in env["PATH"].split(os.pathsep)
+        if Path(sys.executable).parent != Path(part))
+    for name in ("JUPYTER_CONFIG_DIR", "JUPYTER_DATA_DIR",
+                 "JUPYTER_RUNTIME_DIR", "IPYTHONDIR"):
+        env[name] = str(base / name.lower())
+    blocks = readme_blocks()
+    # the Portuguese line replaces the route's last one, in the same shell
+    script = (as_script(blocks["route"], probe) + "echo @@portuguese\n"
+              + as_script(blocks["portuguese"], probe))
+    done = subprocess.run(["bash", "-c", script], cwd=project, env=env,
+                          capture_output=True, text=True, timeout=1800)
+    print(script, done.stdout[-3000:], sep="\n")
+    assert done.returncode == 0, (
+        f"the README's commands failed:\n{done.stderr[-3000:]}")
+    route, portuguese = done.stdout.split("@@portuguese\n")
+    return project, env, {"route": route, "portuguese": portuguese}
+
+
+def probed(output, what):
+    """The value the probe printed after `what`."""
+    found = re.findall(rf"^{what} (.*)$", output, re.M)
+    assert found, f"jupyter lab was never probed ({what})"
+    return found[-1]
+
+
+@SETUP_ROUTE
+def test_route_opens_the_english_notebooks(route):
+    _, _, outputs = route
+    serves = probed(outputs["route"], "SERVES")
+    for name in NOTEBOOKS:
+        assert f'"{name}"' in serves
+    assert '"pt_BR"' in serves  # the notebook folder itself
+    assert probed(outputs["route"], "LOCALE") in ("default", "en")
+
+
+@SETUP_ROUTE
+def test_portuguese_command_opens_them_in_portuguese(route):
+    _, _, outputs = route
+    serves = probed(outputs["portuguese"], "SERVES")
+    for name in NOTEBOOKS:
+        assert f'"{name}"' in serves
+    assert '"pt_BR"' not in serves
+    assert probed(outputs["portuguese"], "LOCALE") == "pt_BR"
+
+
+@SETUP_ROUTE
+def test_route_installs_what_a_student_needs_only(route):
+    project, env, _ = route
+    python = project / ".venv" / "bin" / "python"
+    assert python.exists(), "the route made no .venv in the project folder"
+    listed = subprocess.run(
+        [python, "-m", "pip", "list", "--format=freeze"], env=env,
+        capture_output=True, text=True, check=True).stdout.lower()
+    names = {re.sub(r"[-_.]+", "-", line.split("==")[0])
+             for line in listed.split()}
+    assert "torch" in names and "d2l-attention" in names
+    assert not names & set(DEV_ONLY), sorted(names & set(DEV_ONLY))
+
+
+@SETUP_ROUTE
+@pytest.mark.parametrize("name", NOTEBOOKS)
+def test_notebook_runs_in_the_route_environment(route, name):
+    project, env, _ = route
+    jupyter = project / ".venv" / "bin" / "jupyter"
+    done = subprocess.run(
+        [jupyter, "execute", "--timeout=600", f"notebooks/{name}"],
+        cwd=project, env=env, capture_output=True, text=True, timeout=1200)
+    assert done.returncode == 0, done.stderr[-3000:]
