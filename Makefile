@@ -26,8 +26,8 @@ KERNELS_AVX2 := ATEN_CPU_CAPABILITY=avx2 ONEDNN_MAX_CPU_ISA=AVX2 \
                 MKL_ENABLE_INSTRUCTIONS=AVX2
 KERNELS_BASE := ATEN_CPU_CAPABILITY=default ONEDNN_MAX_CPU_ISA=SSE41 \
                 MKL_ENABLE_INSTRUCTIONS=SSE4_2
-# make student's two packages, at requirements.txt's pins
-NBCONVERT_PINS := $(shell grep -E '^(nbformat|nbconvert)==' requirements.txt)
+# requirements.txt's pins of the packages named: $(call pins,a|b)
+pins = $(shell grep -E '^($(1))==' requirements.txt)
 # an interpreter that no longer starts (moved or removed Python) forces a
 # rebuild even when the stamps look up to date
 VENV_RUNS := $(shell $(BIN)/python -c 'import sys' 2>/dev/null && echo yes)
@@ -64,8 +64,7 @@ $(MADE): $(if $(VENV_RUNS),,FORCE)
 # first from that index (the CPU build, without CUDA's libraries).
 $(STAMP): $(MADE) requirements.txt pyproject.toml
 	$(if $(TORCH_INDEX),$(BIN)/python -m pip install --quiet \
-	    $(shell grep -E '^torch==' requirements.txt) \
-	    --index-url $(TORCH_INDEX))
+	    $(call pins,torch) --index-url $(TORCH_INDEX))
 	$(BIN)/python -m pip install --quiet -r requirements.txt
 	touch $@
 
@@ -79,7 +78,7 @@ $(DEV): $(STAMP) requirements-dev.txt
 
 # make student's two packages alone: no torch, no JupyterLab
 $(NBTOOLS): $(MADE) requirements.txt
-	$(BIN)/python -m pip install --quiet $(NBCONVERT_PINS)
+	$(BIN)/python -m pip install --quiet $(call pins,nbformat|nbconvert)
 	touch $@
 
 # Trusting the notebooks lets JupyterLab show their saved widgets.

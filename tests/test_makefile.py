@@ -165,6 +165,13 @@ def pip_installs(proj):
             if line.startswith("pip install")]
 
 
+def pinned(proj, *names):
+    """requirements.txt's lines that pin the packages named."""
+    lines = (proj / "requirements.txt").read_text().splitlines()
+    return [line for line in lines
+            if line.startswith(tuple(f"{name}==" for name in names))]
+
+
 def test_an_install_cut_short_installs_again_in_the_same_venv(project):
     (project / ".venv" / ".installed").unlink()
     (project / ".venv" / "left-over").touch()
@@ -189,9 +196,7 @@ def test_student_installs_nbformat_and_nbconvert_only(project, tmp_path):
     python3 = fake_python3(tmp_path)
     done = make(project, "student", f"PYTHON={python3}")
     assert done.returncode == 0, done.stderr
-    pins = [line for line in
-            (project / "requirements.txt").read_text().splitlines()
-            if line.startswith(("nbformat==", "nbconvert=="))]
+    pins = pinned(project, "nbformat", "nbconvert")
     assert len(pins) == 2
     assert pip_installs(project) == ["--upgrade pip", " ".join(pins)]
     assert (project / "build" / "student" / NOTEBOOKS[0]).exists()
@@ -202,9 +207,7 @@ def test_torch_index_installs_the_pinned_torch_from_it_first(project):
     index = "https://download.pytorch.org/whl/cpu"
     done = make(project, "setup", f"TORCH_INDEX={index}")
     assert done.returncode == 0, done.stderr
-    pin = next(line for line in
-               (project / "requirements.txt").read_text().splitlines()
-               if line.startswith("torch=="))
+    [pin] = pinned(project, "torch")
     assert pip_installs(project) == [
         f"{pin} --index-url {index}", "-r requirements.txt"]
 

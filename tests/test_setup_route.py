@@ -5,16 +5,25 @@ from the blocks marked `<!-- make test-setup: ... -->`, runs them in bash
 in a fresh copy of the project, with a new virtual environment, and then
 runs notebooks 01 and 05 top to bottom in that environment with nbclient
 (`jupyter execute`). A command that does not end by itself, `jupyter lab`,
-is started with the README's arguments plus a port, a token and no
-browser, asked over HTTP what it serves, and stopped. Several minutes: pip
-installs requirements.txt (from its cache when it is warm).
+is noted with the `jupyter` the shell finds at that point; afterwards that
+`jupyter lab` is started with the README's arguments plus a port, a token
+and no browser, asked over HTTP what it serves and in which language, and
+stopped. Several minutes: pip installs requirements.txt (from its cache
+when it is warm).
 """
 
+import json
 import os
 import re
+import secrets
+import shlex
 import shutil
+import signal
+import socket
 import subprocess
 import sys
+import time
+import urllib.request
 from pathlib import Path
 
 import pytest
@@ -30,50 +39,6 @@ DEV_ONLY = ("pytest", "nbval", "ruff", "polib", "playwright",
 
 # run by make test-setup only (several minutes)
 SETUP_ROUTE = pytest.mark.setup_route
-
-# Started in place of `jupyter lab ARGS`, with the same ARGS: JupyterLab
-# on a free port; prints what it serves in the notebook folder and its
-# interface language, then stops it. Standard library only, as it runs in
-# the student's environment.
-PROBE = r'''
-import json, os, secrets, signal, socket, subprocess, sys, time
-import urllib.request
-
-with socket.socket() as s:
-    s.bind(("127.0.0.1", 0))
-    port = s.getsockname()[1]
-token = secrets.token_hex(16)
-extra = [f"--port={port}", f"--ServerApp.token={token}", "--no-browser"]
-if os.getuid() == 0:
-    extra.append("--allow-root")
-server = subprocess.Popen(["jupyter", "lab", *sys.argv[1:], *extra],
-                          stderr=subprocess.PIPE, text=True,
-                          start_new_session=True)
-
-def get(path):
-    url = f"http://127.0.0.1:{port}{path}?token={token}"
-    with urllib.request.urlopen(url, timeout=10) as answer:
-        return json.load(answer)
-
-try:
-    for _ in range(240):
-        if server.poll() is not None:
-            sys.exit("jupyter lab stopped: " + server.stderr.read()[-2000:])
-        try:
-            files = get("/api/contents/")["content"]
-            break
-        except OSError:
-            time.sleep(0.5)
-    else:
-        sys.exit("jupyter lab did not answer in 120 s")
-    plugin = get("/lab/api/settings/@jupyterlab/translation-extension:plugin")
-    print("SERVES", json.dumps(sorted(f["name"] for f in files)))
-    print("LOCALE", plugin["settings"].get("locale", "default"))
-finally:
-    os.killpg(server.pid, signal.SIGTERM)
-    server.wait(timeout=60)
-'''
-
 
 def readme_blocks(readme="README.md", section=SECTION):
     """The marked bash blocks of the README's section: {name: commands}."""
@@ -92,15 +57,60 @@ def test_portuguese_readme_gives_the_same_commands():
                          "## Instalação sem make") == readme_blocks()
 
 
-def as_script(commands, probe):
-    """The commands as bash lines, each `jupyter lab` line probed."""
+def as_script(commands):
+    """The commands as bash lines; a `jupyter lab` line notes its jupyter."""
     lines = ["set -e"]
     for line in commands.splitlines():
         if line.lstrip().startswith("jupyter lab"):
-            args = line.split("jupyter lab", 1)[1]
-            line = f'python "{probe}"{args}'
+            line = 'echo "@@jupyter $(command -v jupyter)"'
         lines.append(line)
     return "\n".join(lines) + "\n"
+
+
+def lab_args(commands):
+    """The arguments of the block's `jupyter lab` line."""
+    line = next(line for line in commands.splitlines()
+                if line.lstrip().startswith("jupyter lab"))
+    return shlex.split(line)[2:]
+
+
+def ask_lab(jupyter, args, cwd, env):
+    """Start `jupyter lab ARGS` on a free port; return (served, locale)."""
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        port = sock.getsockname()[1]
+    token = secrets.token_hex(16)
+    extra = [f"--port={port}", f"--ServerApp.token={token}", "--no-browser"]
+    if os.geteuid() == 0:  # CI runs as root
+        extra.append("--allow-root")
+    server = subprocess.Popen(
+        [jupyter, "lab", *args, *extra], cwd=cwd, env=env, text=True,
+        stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+        start_new_session=True)
+
+    def get(path):
+        url = f"http://127.0.0.1:{port}{path}?token={token}"
+        with urllib.request.urlopen(url, timeout=10) as answer:
+            return json.load(answer)
+
+    try:
+        deadline = time.monotonic() + 120
+        while True:
+            assert server.poll() is None, (
+                "jupyter lab stopped: " + server.stderr.read()[-2000:])
+            try:
+                files = get("/api/contents/")["content"]
+                break
+            except OSError:
+                assert time.monotonic() < deadline, "no answer in 120 s"
+                time.sleep(0.5)
+        plugin = get("/lab/api/settings/"
+                     "@jupyterlab/translation-extension:plugin")
+        return (sorted(f["name"] for f in files),
+                plugin["settings"].get("locale", "default"))
+    finally:
+        os.killpg(server.pid, signal.SIGTERM)
+        server.wait(timeout=60)
 
 
 def copy_project(target):
@@ -116,12 +126,10 @@ def copy_project(target):
 
 @pytest.fixture(scope="module")
 def route(tmp_path_factory):
-    """Run the README's route in a fresh copy: (project, env, outputs)."""
+    """Run the README's route in a fresh copy: (project, env, answers)."""
     base = tmp_path_factory.mktemp("route")
     project = base / "attention-notebooks"
     copy_project(project)
-    probe = base / "probe.py"
-    probe.write_text(PROBE, encoding="utf-8")
     env = {key: value for key, value in os.environ.items()
            if not key.startswith(("VIRTUAL_ENV", "PYTHON", "JUPYTER"))}
     # the project's own .venv off the PATH; Jupyter's and IPython's
@@ -134,42 +142,35 @@ def route(tmp_path_factory):
         env[name] = str(base / name.lower())
     blocks = readme_blocks()
     # the Portuguese line replaces the route's last one, in the same shell
-    script = (as_script(blocks["route"], probe) + "echo @@portuguese\n"
-              + as_script(blocks["portuguese"], probe))
+    script = as_script(blocks["route"]) + as_script(blocks["portuguese"])
     done = subprocess.run(["bash", "-c", script], cwd=project, env=env,
                           capture_output=True, text=True, timeout=1800)
     print(script, done.stdout[-3000:], sep="\n")
     assert done.returncode == 0, (
         f"the README's commands failed:\n{done.stderr[-3000:]}")
-    route, portuguese = done.stdout.split("@@portuguese\n")
-    return project, env, {"route": route, "portuguese": portuguese}
-
-
-def probed(output, what):
-    """The value the probe printed after `what`."""
-    found = re.findall(rf"^{what} (.*)$", output, re.M)
-    assert found, f"jupyter lab was never probed ({what})"
-    return found[-1]
+    jupyters = re.findall(r"^@@jupyter (.*)$", done.stdout, re.M)
+    assert len(jupyters) == 2, "a `jupyter lab` line found no jupyter"
+    answers = {name: ask_lab(jupyter, lab_args(blocks[name]), project, env)
+               for name, jupyter in zip(("route", "portuguese"), jupyters)}
+    for name, (served, locale) in answers.items():
+        print(f"{name}: serves {served}, locale {locale}")
+    return project, env, answers
 
 
 @SETUP_ROUTE
 def test_route_opens_the_english_notebooks(route):
-    _, _, outputs = route
-    serves = probed(outputs["route"], "SERVES")
-    for name in NOTEBOOKS:
-        assert f'"{name}"' in serves
-    assert '"pt_BR"' in serves  # the notebook folder itself
-    assert probed(outputs["route"], "LOCALE") in ("default", "en")
+    served, locale = route[2]["route"]
+    assert set(NOTEBOOKS) <= set(served)
+    assert "pt_BR" in served  # the notebook folder itself
+    assert locale in ("default", "en")
 
 
 @SETUP_ROUTE
 def test_portuguese_command_opens_them_in_portuguese(route):
-    _, _, outputs = route
-    serves = probed(outputs["portuguese"], "SERVES")
-    for name in NOTEBOOKS:
-        assert f'"{name}"' in serves
-    assert '"pt_BR"' not in serves
-    assert probed(outputs["portuguese"], "LOCALE") == "pt_BR"
+    served, locale = route[2]["portuguese"]
+    assert set(NOTEBOOKS) <= set(served)
+    assert "pt_BR" not in served
+    assert locale == "pt_BR"
 
 
 @SETUP_ROUTE
