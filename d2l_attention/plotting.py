@@ -50,12 +50,14 @@ def show_heatmaps(matrices, xlabel, ylabel, titles=None, figsize=(2.5, 2.5),
 class LossCurve:
     """A loss-per-epoch plot, redrawn in place in a notebook.
 
+    reference, if given, is (label, loss): a dashed line to compare with.
     Defined in notebook 05.
     """
 
-    def __init__(self, num_epochs, figsize=(3.5, 2.5)):
+    def __init__(self, num_epochs, figsize=(3.5, 2.5), reference=None):
         self.fig, self.ax = plt.subplots(figsize=figsize)
         self.num_epochs, self.epochs, self.losses = num_epochs, [], []
+        self.reference = reference
         self.handle = display(self.fig, display_id=True)
         plt.close(self.fig)  # shown through the handle only
 
@@ -63,8 +65,12 @@ class LossCurve:
         self.epochs.append(epoch)
         self.losses.append(loss)
         self.ax.cla()
-        self.ax.plot(self.epochs, self.losses)
-        self.ax.set(xlabel="epoch", ylabel="loss", yscale="log",
-                    xlim=(1, self.num_epochs))
+        self.ax.plot(self.epochs, self.losses, label="training")
+        if self.reference is not None:
+            label, value = self.reference
+            self.ax.axhline(value, color="tab:red", ls="--", label=label)
+            self.ax.legend(fontsize=8)
+        self.ax.set(xlabel="epoch", ylabel="loss per token / num_steps",
+                    yscale="log", xlim=(1, self.num_epochs))
         if self.handle is not None:  # None outside a notebook
             self.handle.update(self.fig)
