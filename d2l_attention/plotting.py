@@ -6,6 +6,7 @@ import matplotlib.pyplot as plt
 import torch
 from matplotlib.ticker import MaxNLocator
 from IPython.display import display
+from matplotlib import ticker
 
 __all__ = [
     "show_heatmaps",
@@ -48,7 +49,7 @@ def show_heatmaps(matrices, xlabel, ylabel, titles=None, figsize=(2.5, 2.5),
 
 
 class LossCurve:
-    """A loss-per-epoch plot, redrawn in place in a notebook.
+    """A loss-per-epoch plot on a log scale, redrawn in place in a notebook.
 
     reference, if given, is (label, loss): a dashed line to compare with.
     Defined in notebook 05.
@@ -70,7 +71,11 @@ class LossCurve:
             label, value = self.reference
             self.ax.axhline(value, color="tab:red", ls="--", label=label)
             self.ax.legend(fontsize=8)
-        self.ax.set(xlabel="epoch", ylabel="loss per token / num_steps",
+        self.ax.set(xlabel="epoch", ylabel="cross-entropy per target token",
                     yscale="log", xlim=(1, self.num_epochs))
+        # plain numbers at 0.1, 0.2, 0.5, 1, 2, 5 ...
+        self.ax.yaxis.set_major_locator(ticker.LogLocator(subs=(1, 2, 5)))
+        self.ax.yaxis.set_major_formatter(ticker.FormatStrFormatter("%g"))
+        self.ax.yaxis.set_minor_formatter(ticker.NullFormatter())
         if self.handle is not None:  # None outside a notebook
             self.handle.update(self.fig)

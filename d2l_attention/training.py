@@ -85,16 +85,23 @@ def train_epoch_seq2seq(net, data_iter, loss, optimizer, bos, device):
 
 def train_seq2seq(net, data_iter, lr, num_epochs, tgt_vocab, device,
                   plot=True, progress=True, reference=None):
-    """Train net; return the loss of every epoch.
+    """Train net; return the book's loss of every epoch.
 
-    The curve shows epoch 1, then every tenth; reference, if given, is a
-    (label, loss) line drawn on it. Defined in notebook 05.
+    The book's loss is the cross-entropy per target token / num_steps. The
+    curve shows the cross-entropy per target token, at epoch 1 and then
+    every tenth; reference, if given, is a (label, book's loss) line drawn
+    on it. Defined in notebook 05.
     """
     net.apply(xavier_init_weights)
     net.to(device).train()
     optimizer = torch.optim.Adam(net.parameters(), lr=lr)
     loss, bos = MaskedSoftmaxCELoss(), tgt_vocab["<bos>"]
-    curve = LossCurve(num_epochs, reference=reference) if plot else None
+    curve = None
+    if plot:  # the curve shows the book's loss times num_steps
+        num_steps = data_iter.dataset.tensors[2].shape[1]  # target columns
+        if reference is not None:
+            reference = (reference[0], num_steps * reference[1])
+        curve = LossCurve(num_epochs, reference=reference)
     losses = []
     for epoch in tqdm(range(num_epochs), disable=not progress):
         total_loss, num_tokens = train_epoch_seq2seq(
@@ -102,5 +109,5 @@ def train_seq2seq(net, data_iter, lr, num_epochs, tgt_vocab, device,
         losses.append(total_loss / num_tokens)
         if curve is not None and (epoch == 0 or (epoch + 1) % 10 == 0
                                   or epoch + 1 == num_epochs):
-            curve.add(epoch + 1, losses[-1])
+            curve.add(epoch + 1, num_steps * losses[-1])
     return losses

@@ -8,6 +8,7 @@ from torch import nn
 
 from d2l_attention import (
     EncoderDecoder,
+    LossCurve,
     MaskedSoftmaxCELoss,
     Seq2SeqDecoder,
     Seq2SeqEncoder,
@@ -373,6 +374,33 @@ def test_training_lowers_the_loss(tiny_model):
     losses = tiny_model[3]
     assert len(losses) == 30 and all(isinstance(v, float) for v in losses)
     assert losses[-1] < losses[0] / 2
+
+
+def test_the_curve_shows_the_loss_per_token(five_pairs, monkeypatch):
+    """train_seq2seq returns the book's loss and draws num_steps times it,
+    the reference line included."""
+    drawn = {"points": [], "reference": None}
+
+    def record_init(self, num_epochs, reference=None, **kwargs):
+        drawn["reference"] = reference
+
+    monkeypatch.setattr(LossCurve, "__init__", record_init)
+    monkeypatch.setattr(LossCurve, "add", lambda self, epoch, loss:
+                        drawn["points"].append((epoch, loss)))
+    torch.manual_seed(0)
+    data_iter, src_vocab, tgt_vocab = load_data_nmt(
+        batch_size=2, num_steps=7, num_examples=5
+    )
+    net = EncoderDecoder(
+        Seq2SeqEncoder(len(src_vocab), 8, 16, 2),
+        Seq2SeqDecoder(len(tgt_vocab), 8, 16, 2),
+    )
+    losses = train_seq2seq(net, data_iter, 0.05, 12, tgt_vocab, "cpu",
+                           progress=False, reference=("book", 0.25))
+    assert [epoch for epoch, _ in drawn["points"]] == [1, 10, 12]
+    for epoch, value in drawn["points"]:
+        assert value == pytest.approx(7 * losses[epoch - 1])
+    assert drawn["reference"] == ("book", pytest.approx(7 * 0.25))
 
 
 def test_cutting_padding_columns_keeps_the_loss(five_pairs):
