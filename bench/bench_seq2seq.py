@@ -16,7 +16,7 @@ cut of the corpus); ours is d2l_attention's train_seq2seq without its
 plot and progress bar.
 
 Quality: each side trains once per seed, d2l --epochs (the book's 250),
-ours --our-epochs (default: as many; notebook 06 trains 220). Prints each
+ours --our-epochs (default: as many, as notebook 06 trains). Prints each
 run's final loss (the book's definition on both sides: each sentence's
 summed cross-entropy over its valid tokens divided by num_steps, summed
 over the epoch and divided by the number of valid tokens) and the mean of
