@@ -1,0 +1,43 @@
+"""Each stored notebook is the record of one run from top to bottom.
+
+The prose quotes the outputs beside it, so a code cell edited after the
+last run, whose output is gone, or a cell run out of order, would leave a
+sentence about output the reader cannot see. `jupyter nbconvert --execute`
+numbers the code cells 1, 2, 3, ... in order; anything else fails here.
+"""
+
+import json
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+NOTEBOOKS = sorted((ROOT / "notebooks").glob("**/*.ipynb"))
+
+
+def execution_counts(path):
+    """The execution count of each code cell of a notebook, in order."""
+    cells = json.loads(path.read_text(encoding="utf-8"))["cells"]
+    return [cell["execution_count"] for cell in cells
+            if cell["cell_type"] == "code"]
+
+
+@pytest.mark.parametrize("path", NOTEBOOKS,
+                         ids=[str(p.relative_to(ROOT)) for p in NOTEBOOKS])
+def test_notebook_is_stored_as_one_run(path):
+    counts = execution_counts(path)
+    bad = [i for i, count in enumerate(counts) if count != i + 1]
+    assert not bad, (f"{path.name}: code cells not run in one pass from "
+                     f"the top (first bad cell: #{bad[0]})")
+
+
+def test_a_cell_left_unrun_is_found(tmp_path):
+    notebook = {"cells": [
+        {"cell_type": "code", "execution_count": 1},
+        {"cell_type": "markdown"},
+        {"cell_type": "code", "execution_count": None}]}
+    path = tmp_path / "edited.ipynb"
+    path.write_text(json.dumps(notebook), encoding="utf-8")
+    assert execution_counts(path) == [1, None]
+    with pytest.raises(AssertionError, match="first bad cell: #1"):
+        test_notebook_is_stored_as_one_run(path)
