@@ -55,6 +55,10 @@ class LossCurve:
     Defined in notebook 05.
     """
 
+    # what the figure says; a notebook in another language sets its own
+    labels = {"epoch": "epoch", "loss": "cross-entropy per target token",
+              "training": "training"}
+
     def __init__(self, num_epochs, figsize=(3.5, 2.5), reference=None):
         self.fig, self.ax = plt.subplots(figsize=figsize)
         self.num_epochs, self.epochs, self.losses = num_epochs, [], []
@@ -66,12 +70,12 @@ class LossCurve:
         self.epochs.append(epoch)
         self.losses.append(loss)
         self.ax.cla()
-        self.ax.plot(self.epochs, self.losses, label="training")
+        self.ax.plot(self.epochs, self.losses, label=self.labels["training"])
         if self.reference is not None:
             label, value = self.reference
             self.ax.axhline(value, color="tab:red", ls="--", label=label)
             self.ax.legend(fontsize=8)
-        self.ax.set(xlabel="epoch", ylabel="cross-entropy per target token",
+        self.ax.set(xlabel=self.labels["epoch"], ylabel=self.labels["loss"],
                     yscale="log", xlim=(1, self.num_epochs))
         # plain numbers at 0.1, 0.2, 0.5, 1, 2, 5 ...
         self.ax.yaxis.set_major_locator(ticker.LogLocator(subs=(1, 2, 5)))
