@@ -96,10 +96,10 @@ class Side:
         net = self.lib.EncoderDecoder(
             self.lib.Seq2SeqEncoder(len(src_vocab), **SIZES),
             self.decoder_class(len(tgt_vocab), **SIZES))
-        if self.lib is ours:
-            return net, ours.train_seq2seq(
+        if self.lib is ours:  # on the book's scale: per token / NUM_STEPS
+            return net, [loss / NUM_STEPS for loss in ours.train_seq2seq(
                 net, train_iter, LR, num_epochs, tgt_vocab, device,
-                plot=False, progress=False)
+                plot=False, progress=False)]
         with contextlib.redirect_stdout(io.StringIO()):
             self.lib.train_seq2seq(net, train_iter, LR, num_epochs,
                                    tgt_vocab, device)

@@ -66,7 +66,7 @@ class Run:
         self.device, self.cut = device, "cut" in extras
 
     def epoch(self):
-        """Train one epoch; return the loss per target token."""
+        """Train one epoch; return the cross-entropy per target token."""
         net, device, total, tokens = self.net, self.device, 0.0, 0
         for X, X_valid_len, Y, Y_valid_len in self.data_iter:
             X, Y = X.to(device), Y.to(device)
@@ -80,7 +80,7 @@ class Run:
             batch_loss.backward()
             ours.grad_clipping(net, 1)
             self.optimizer.step()
-            total += batch_loss.item()
+            total += batch_loss.item() * NUM_STEPS  # undo the / NUM_STEPS
             tokens += int(Y_valid_len.sum())
         return total / tokens
 

@@ -60,6 +60,7 @@ __getattr__, __dir__, __all__ = lazy_loader.attach(
             "Encoder",
             "Decoder",
             "EncoderDecoder",
+            "run_to_valid_length",
             "Seq2SeqEncoder",
             "Seq2SeqDecoder",
         ],

@@ -9,6 +9,7 @@ __all__ = [
     "Encoder",
     "Decoder",
     "EncoderDecoder",
+    "run_to_valid_length",
     "Seq2SeqEncoder",
     "Seq2SeqDecoder",
 ]
@@ -44,6 +45,20 @@ class EncoderDecoder(nn.Module):
         return self.decoder(dec_X, dec_state)
 
 
+def run_to_valid_length(rnn, X, valid_len):
+    """Run rnn over each sequence of X up to its valid length (packing).
+
+    X: (num_steps, batch_size, features). Return the outputs, (longest
+    valid length, batch_size, num_hiddens), zero past each sequence's end,
+    and the state after each sequence's last valid step (see the optional
+    part). Defined in notebook 05.
+    """
+    packed = pack_padded_sequence(X, valid_len.cpu(),  # lengths on the CPU
+                                  enforce_sorted=False)
+    outputs, state = rnn(packed)
+    return pad_packed_sequence(outputs)[0], state
+
+
 class Seq2SeqEncoder(Encoder):
     """A multilayer GRU encoder; returns (outputs, final states).
 
@@ -61,17 +76,13 @@ class Seq2SeqEncoder(Encoder):
         # (batch_size, num_steps) -> (num_steps, batch_size, embed_size);
         # transposing the indices first gives a contiguous tensor
         X = self.embedding(X.t())
+        # outputs: (num_steps, batch_size, num_hiddens);
+        # state: (num_layers, batch_size, num_hiddens)
         if valid_len is None:
-            # outputs: (num_steps, batch_size, num_hiddens);
-            # state: (num_layers, batch_size, num_hiddens)
             return self.rnn(X)
-        # read each sentence up to its valid length (lengths on the CPU)
-        packed = pack_padded_sequence(X, valid_len.cpu(),
-                                      enforce_sorted=False)
-        outputs, state = self.rnn(packed)
-        # outputs: (longest valid length, batch_size, num_hiddens), zeros
-        # past each sentence's end; state: after each sentence's <eos>
-        return pad_packed_sequence(outputs)[0], state
+        # stop at each sentence's <eos> (collapsed cell above): fewer
+        # output steps when every sentence is shorter than num_steps
+        return run_to_valid_length(self.rnn, X, valid_len)
 
 
 class Seq2SeqDecoder(Decoder):

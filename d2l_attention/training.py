@@ -60,7 +60,7 @@ def xavier_init_weights(module):
 
 
 def train_epoch_seq2seq(net, data_iter, loss, optimizer, bos, device):
-    """Return (summed loss, no. of target tokens) of one epoch.
+    """Return (summed cross-entropy, no. of target tokens) of one epoch.
 
     Defined in notebook 05.
     """
@@ -73,35 +73,29 @@ def train_epoch_seq2seq(net, data_iter, loss, optimizer, bos, device):
         bos_column = torch.full((Y.shape[0], 1), bos, device=device)
         dec_input = torch.cat([bos_column, Y[:, :-1]], 1)  # teacher forcing
         Y_hat, _ = net(X, dec_input, X_valid_len)
+        # the book's loss: each sentence's cross-entropy / num_steps
         batch_loss = loss(Y_hat, Y, Y_valid_len, num_steps).sum()
         optimizer.zero_grad()
         batch_loss.backward()
         grad_clipping(net, 1)
         optimizer.step()
-        total_loss += batch_loss.item()
+        total_loss += batch_loss.item() * num_steps
         num_tokens += int(Y_valid_len.sum())
     return total_loss, num_tokens
 
 
 def train_seq2seq(net, data_iter, lr, num_epochs, tgt_vocab, device,
                   plot=True, progress=True, reference=None):
-    """Train net; return the book's loss of every epoch.
+    """Train net; return its cross-entropy per target token, every epoch.
 
-    The book's loss is the cross-entropy per target token / num_steps. The
-    curve shows the cross-entropy per target token, at epoch 1 and then
-    every tenth; reference, if given, is a (label, book's loss) line drawn
-    on it. Defined in notebook 05.
+    The curve shows it at epoch 1 and then every tenth; reference, if
+    given, is a (label, loss) line drawn on it. Defined in notebook 05.
     """
     net.apply(xavier_init_weights)
     net.to(device).train()
     optimizer = torch.optim.Adam(net.parameters(), lr=lr)
     loss, bos = MaskedSoftmaxCELoss(), tgt_vocab["<bos>"]
-    curve = None
-    if plot:  # the curve shows the book's loss times num_steps
-        num_steps = data_iter.dataset.tensors[2].shape[1]  # target columns
-        if reference is not None:
-            reference = (reference[0], num_steps * reference[1])
-        curve = LossCurve(num_epochs, reference=reference)
+    curve = LossCurve(num_epochs, reference=reference) if plot else None
     losses = []
     for epoch in tqdm(range(num_epochs), disable=not progress):
         total_loss, num_tokens = train_epoch_seq2seq(
@@ -109,5 +103,5 @@ def train_seq2seq(net, data_iter, lr, num_epochs, tgt_vocab, device,
         losses.append(total_loss / num_tokens)
         if curve is not None and (epoch == 0 or (epoch + 1) % 10 == 0
                                   or epoch + 1 == num_epochs):
-            curve.add(epoch + 1, num_steps * losses[-1])
+            curve.add(epoch + 1, losses[-1])
     return losses

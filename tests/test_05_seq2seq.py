@@ -377,8 +377,8 @@ def test_training_lowers_the_loss(tiny_model):
 
 
 def test_the_curve_shows_the_loss_per_token(five_pairs, monkeypatch):
-    """train_seq2seq returns the book's loss and draws num_steps times it,
-    the reference line included."""
+    """train_seq2seq returns the cross-entropy per target token, the value
+    its curve draws, and the book's loss times num_steps."""
     drawn = {"points": [], "reference": None}
 
     def record_init(self, num_epochs, reference=None, **kwargs):
@@ -399,13 +399,30 @@ def test_the_curve_shows_the_loss_per_token(five_pairs, monkeypatch):
                            progress=False, reference=("book", 0.25))
     assert [epoch for epoch, _ in drawn["points"]] == [1, 10, 12]
     for epoch, value in drawn["points"]:
-        assert value == pytest.approx(7 * losses[epoch - 1])
-    assert drawn["reference"] == ("book", pytest.approx(7 * 0.25))
+        assert value == losses[epoch - 1]
+    assert drawn["reference"] == ("book", 0.25)
+    # one more epoch with a zero learning rate: the loss the weights give,
+    # against the cross-entropy of the valid positions computed directly
+    X, X_valid_len, Y, Y_valid_len = data_iter.dataset.tensors
+    bos = tgt_vocab["<bos>"]
+    dec_input = torch.cat([torch.full((len(Y), 1), bos), Y[:, :-1]], 1)
+    net.eval()  # no dropout here: the same outputs in both passes
+    total, tokens = train_epoch_seq2seq(
+        net, data_iter, MaskedSoftmaxCELoss(),
+        torch.optim.SGD(net.parameters(), lr=0), bos, "cpu")
+    valid = torch.arange(7) < Y_valid_len[:, None]
+    with torch.no_grad():
+        logits = net(X, dec_input, X_valid_len)[0]
+    direct = nn.functional.cross_entropy(logits[valid], Y[valid],
+                                         reduction="sum")
+    assert tokens == int(Y_valid_len.sum())
+    assert total == pytest.approx(direct.item(), rel=1e-5)
 
 
 def test_cutting_padding_columns_keeps_the_loss(five_pairs):
     """train_epoch_seq2seq drops the columns past the longest target; the
-    loss it reports equals the loss over all num_steps columns."""
+    cross-entropy it reports equals the book's loss over all num_steps
+    columns, times num_steps."""
     torch.manual_seed(0)
     data_iter, src_vocab, tgt_vocab = load_data_nmt(
         batch_size=5, num_steps=9, num_examples=5
@@ -424,7 +441,7 @@ def test_cutting_padding_columns_keeps_the_loss(five_pairs):
     total_loss, num_tokens = train_epoch_seq2seq(
         net, data_iter, loss, optimizer, bos, "cpu"
     )
-    assert total_loss == pytest.approx(full.item(), abs=1e-5)
+    assert total_loss == pytest.approx(9 * full.item(), abs=1e-4)
     assert num_tokens == int(Y_valid_len.sum())
 
 
