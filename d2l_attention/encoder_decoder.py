@@ -76,7 +76,8 @@ class Seq2SeqEncoder(Encoder):
         # (batch_size, num_steps) -> (num_steps, batch_size, embed_size);
         # transposing the indices first gives a contiguous tensor
         X = self.embedding(X.t())
-        # outputs: (num_steps, batch_size, num_hiddens);
+        # outputs: (steps, batch_size, num_hiddens), steps = num_steps, or
+        # the longest valid length when valid_len is given;
         # state: (num_layers, batch_size, num_hiddens)
         if valid_len is None:
             return self.rnn(X)
