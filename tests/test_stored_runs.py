@@ -41,3 +41,24 @@ def test_a_cell_left_unrun_is_found(tmp_path):
     assert execution_counts(path) == [1, None]
     with pytest.raises(AssertionError, match="first bad cell: #1"):
         test_notebook_is_stored_as_one_run(path)
+
+
+def hidden_parts(cell):
+    """What JupyterLab opens collapsed of a cell: 'source', 'outputs'."""
+    folded = cell["metadata"].get("jupyter", {})
+    return {part for part in ("source", "outputs")
+            if folded.get(f"{part}_hidden")}
+
+
+@pytest.mark.parametrize("path", NOTEBOOKS,
+                         ids=[str(p.relative_to(ROOT)) for p in NOTEBOOKS])
+def test_solutions_open_collapsed(path):
+    # a worked solution shows neither its code nor what it prints until
+    # the student opens it
+    cells = json.loads(path.read_text(encoding="utf-8"))["cells"]
+    shown = [cell.get("id") for cell in cells
+             if "solution" in cell["metadata"].get("tags", [])
+             and hidden_parts(cell) != ({"source", "outputs"}
+                                        if cell["cell_type"] == "code"
+                                        else {"source"})]
+    assert not shown, f"{path.name}: solution cells not collapsed: {shown}"
