@@ -11,6 +11,8 @@ from pathlib import Path
 
 import pytest
 
+from tools.student import SOLUTION
+
 ROOT = Path(__file__).resolve().parent.parent
 NOTEBOOKS = sorted((ROOT / "notebooks").glob("**/*.ipynb"))
 
@@ -57,7 +59,7 @@ def test_solutions_open_collapsed(path):
     # the student opens it
     cells = json.loads(path.read_text(encoding="utf-8"))["cells"]
     shown = [cell.get("id") for cell in cells
-             if "solution" in cell["metadata"].get("tags", [])
+             if SOLUTION in cell["metadata"].get("tags", [])
              and hidden_parts(cell) != ({"source", "outputs"}
                                         if cell["cell_type"] == "code"
                                         else {"source"})]
