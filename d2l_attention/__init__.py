@@ -19,6 +19,7 @@ __getattr__, __dir__, __all__ = lazy_loader.attach(
             "check_valid_lens_values",
             "check_attention_inputs",
             "check_dot_product_inputs",
+            "check_num_heads",
         ],
         "masking": [
             "valid_lens_to_mask",

@@ -2,6 +2,7 @@
 # notebooks/01_masked_softmax.ipynb
 # notebooks/02_additive_attention.ipynb
 # notebooks/03_scaled_dot_product_attention.ipynb
+# notebooks/04_multihead_attention.ipynb
 
 import torch
 
@@ -11,6 +12,7 @@ __all__ = [
     "check_valid_lens_values",
     "check_attention_inputs",
     "check_dot_product_inputs",
+    "check_num_heads",
 ]
 
 
@@ -103,3 +105,13 @@ def check_dot_product_inputs(queries, keys, values):
     if queries.shape[-1] != d:
         raise ValueError(f"queries must have as many features as the "
                          f"keys ({d}), got {queries.shape[-1]}")
+
+
+def check_num_heads(num_hiddens, num_heads):
+    """Raise ValueError unless num_heads heads split num_hiddens evenly.
+
+    Defined in notebook 04.
+    """
+    if num_heads < 1 or num_hiddens % num_heads != 0:
+        raise ValueError(f"num_hiddens ({num_hiddens}) must be divisible "
+                         f"by num_heads ({num_heads})")

@@ -3,12 +3,13 @@
 
 import torch
 from torch import nn
-from .scaled_dot_product_attention import DotProductAttention
 from .checks import (
+    check_num_heads,
     check_attention_inputs,
     check_valid_lens,
     check_dot_product_inputs,
 )
+from .scaled_dot_product_attention import DotProductAttention
 from .masking import valid_lens_to_mask
 
 __all__ = [
@@ -53,7 +54,7 @@ def transpose_output(X, num_heads):
 
 
 class MultiHeadAttention(nn.Module):
-    """Multi-head attention: W_o [h_1; ...; h_h], dot-product heads h_i.
+    """Multi-head attention: W_o [h_0; ...; h_{h-1}], dot-product heads.
 
     Defined in notebook 04.
     """
@@ -61,9 +62,7 @@ class MultiHeadAttention(nn.Module):
     def __init__(self, key_size, query_size, value_size, num_hiddens,
                  num_heads, dropout, bias=False, **kwargs):
         super().__init__(**kwargs)
-        if num_heads < 1 or num_hiddens % num_heads != 0:
-            raise ValueError(f"num_hiddens ({num_hiddens}) must be divisible "
-                             f"by num_heads ({num_heads})")
+        check_num_heads(num_hiddens, num_heads)
         self.num_heads = num_heads
         self.sizes = (query_size, key_size, value_size)
         self.attention = DotProductAttention(dropout)
