@@ -64,3 +64,43 @@ def test_solutions_open_collapsed(path):
                                         if cell["cell_type"] == "code"
                                         else {"source"})]
     assert not shown, f"{path.name}: solution cells not collapsed: {shown}"
+
+
+PREDICT = "predict"  # the tag of a "predict, then run" question
+BASICS = [p for p in NOTEBOOKS if p.name[:2] in {"01", "02", "03", "04"}]
+
+
+def predict_moments(cells):
+    """The ids of the predict questions that come before the exercises and
+    whose answer, the next cell, is a code cell with outputs or text."""
+    found = []
+    for i, cell in enumerate(cells):
+        if cell.get("id") == "exercises-intro":
+            break
+        if PREDICT in cell["metadata"].get("tags", []):
+            answer = cells[i + 1] if i + 1 < len(cells) else None
+            assert answer is not None and (
+                answer["cell_type"] == "markdown" or answer.get("outputs")), (
+                f"{cell.get('id')}: no answer in the next cell")
+            found.append(cell.get("id"))
+    return found
+
+
+@pytest.mark.parametrize("path", BASICS,
+                         ids=[str(p.relative_to(ROOT)) for p in BASICS])
+def test_predict_then_run_before_the_exercises(path):
+    # the student has something to do on the main path, twice or more
+    cells = json.loads(path.read_text(encoding="utf-8"))["cells"]
+    moments = predict_moments(cells)
+    assert len(moments) >= 2, f"{path.name}: predict moments {moments}"
+
+
+def test_a_predict_moment_without_its_answer_is_found():
+    question = {"cell_type": "markdown", "id": "q",
+                "metadata": {"tags": [PREDICT]}}
+    unrun = {"cell_type": "code", "metadata": {}, "outputs": []}
+    assert predict_moments([question, {**unrun, "outputs": ["x"]}]) == ["q"]
+    with pytest.raises(AssertionError, match="q: no answer"):
+        predict_moments([question, unrun])
+    assert predict_moments([{"cell_type": "markdown", "id": "exercises-intro",
+                             "metadata": {}}, question]) == []
