@@ -3,7 +3,7 @@
 
 import torch
 from torch import nn
-from .checks import check_valid_lens_values, check_scores
+from .checks import check_valid_lens_values, check_scores, check_valid_lens
 
 __all__ = [
     "valid_lens_to_mask",
@@ -56,6 +56,7 @@ def sequence_mask(X, valid_len, value=0):
 
     Defined in notebook 01.
     """
+    check_valid_lens(valid_len, X.shape[0], 1)  # one length per row
     # (batch_size, 1, num_steps) -> (batch_size, num_steps)
     keep = valid_lens_to_mask(valid_len, X.shape[1], X.device)[:, 0]
     # one trailing axis of size 1 per feature axis of X, for broadcasting

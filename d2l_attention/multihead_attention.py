@@ -160,6 +160,10 @@ def to_torch_multihead(ours):
     Defined in notebook 04.
     """
     query_size, key_size, value_size = ours.sizes
+    if query_size != ours.W_q.out_features:
+        raise ValueError("nn.MultiheadAttention needs query_size == "
+                         f"num_hiddens, got {query_size} and "
+                         f"{ours.W_q.out_features}")
     theirs = nn.MultiheadAttention(
         query_size, ours.num_heads, dropout=ours.attention.dropout.p,
         bias=ours.W_q.bias is not None, kdim=key_size, vdim=value_size,

@@ -29,10 +29,7 @@ class DotProductAttention(nn.Module):
         # -> (batch_size, no. of queries, no. of keys)
         scores = torch.bmm(queries, keys.transpose(1, 2)) / math.sqrt(d)
         self.attention_weights = masked_softmax(scores, valid_lens)
-        weights = self.attention_weights
-        if self.training:  # dropout is the identity in eval mode: skip it
-            weights = self.dropout(weights)
         # (batch_size, no. of queries, no. of keys)
         # @ (batch_size, no. of keys, value_size)
         # -> (batch_size, no. of queries, value_size)
-        return torch.bmm(weights, values)
+        return torch.bmm(self.dropout(self.attention_weights), values)

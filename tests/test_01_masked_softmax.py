@@ -86,6 +86,14 @@ def test_sequence_mask_broadcasts_over_feature_axes():
     assert out[0, 0].sum() == 5 and out[1, :2].sum() == 10
 
 
+@pytest.mark.parametrize("lens", [torch.tensor([2]),  # one for 3 rows
+                                  torch.tensor([[1, 2], [2, 3], [3, 4]])])
+def test_sequence_mask_wants_one_length_per_row(lens):
+    # neither broadcast over the rows nor cut to a first column
+    with pytest.raises(ValueError, match="valid_lens must have shape"):
+        sequence_mask(torch.ones(3, 4), lens)
+
+
 def test_zero_valid_length_gives_zero_row_without_nan():
     X = torch.randn(2, 3, 4, requires_grad=True)
     out = masked_softmax(X, torch.tensor([0, 2]))
