@@ -107,8 +107,8 @@ class MultiHeadAttention(nn.Module):
 def fused_attention(queries, keys, values, valid_lens=None, dropout_p=0.0):
     """Return DotProductAttention's output computed by PyTorch's fused op.
 
-    Same masking (a query with no valid key gets zeros), no weights are
-    kept. Defined in notebook 04.
+    Same masking; a query with no valid key gets zeros on the CPU with
+    the pinned PyTorch. No weights are kept. Defined in notebook 04.
     """
     mask = None
     if valid_lens is not None:
