@@ -34,7 +34,8 @@ def check_valid_lens(valid_lens, batch_size, num_queries):
     """Raise ValueError/TypeError unless valid_lens suits such a batch.
 
     valid_lens: None, one length per example, (batch_size,), or one per
-    query, (batch_size, num_queries). Reads shapes only, not the values.
+    query, (batch_size, num_queries). Reads shapes and dtype only, not the
+    values.
     Defined in notebook 01.
     """
     if valid_lens is None:
