@@ -14,6 +14,7 @@ __getattr__, __dir__, __all__ = lazy_loader.attach(
             "try_gpu",
         ],
         "checks": [
+            "Messages",
             "check_scores",
             "check_valid_lens",
             "check_valid_lens_values",

@@ -7,6 +7,7 @@
 import torch
 
 __all__ = [
+    "Messages",
     "check_scores",
     "check_valid_lens",
     "check_valid_lens_values",
@@ -16,6 +17,29 @@ __all__ = [
 ]
 
 
+class Messages:
+    """The input checks' messages, in English or Brazilian Portuguese.
+
+    Each notebook's set-up picks its edition's language. Defined in
+    notebook 01.
+    """
+
+    language = "en"
+
+    @classmethod
+    def use(cls, language):
+        """Write the messages in language, "en" or "pt_BR", from now on."""
+        if language not in ("en", "pt_BR"):
+            raise ValueError("language must be 'en' or 'pt_BR', got "
+                             f"{language!r}")
+        cls.language = language
+
+    @classmethod
+    def say(cls, english, portuguese):
+        """Return the message in the language in use."""
+        return portuguese if cls.language == "pt_BR" else english
+
+
 def check_scores(X, valid_lens):
     """Raise ValueError/TypeError unless X is scores that valid_lens fits.
 
@@ -23,10 +47,16 @@ def check_scores(X, valid_lens):
     """
     if not torch.is_tensor(X) or X.dim() != 3:
         shape = tuple(X.shape) if torch.is_tensor(X) else type(X).__name__
-        raise ValueError("X must be a 3-D tensor (batch_size, no. of "
-                         f"queries, no. of keys), got {shape}")
+        raise ValueError(Messages.say(
+            "X must be a 3-D tensor (batch_size, no. of queries, no. of "
+            f"keys), got {shape}",
+            "X precisa ser um tensor 3-D (batch_size, no. of queries, no. "
+            f"of keys); recebido: {shape}"))
     if not X.is_floating_point():
-        raise TypeError(f"X must hold floating-point scores, got {X.dtype}")
+        raise TypeError(Messages.say(
+            f"X must hold floating-point scores, got {X.dtype}",
+            f"X precisa ter pontuações em ponto flutuante; recebido: "
+            f"{X.dtype}"))
     check_valid_lens(valid_lens, X.shape[0], X.shape[1])
 
 
@@ -41,15 +71,23 @@ def check_valid_lens(valid_lens, batch_size, num_queries):
     if valid_lens is None:
         return
     if not torch.is_tensor(valid_lens):
-        raise TypeError("valid_lens must be a tensor or None, got "
-                        f"{type(valid_lens).__name__}")
+        got = type(valid_lens).__name__
+        raise TypeError(Messages.say(
+            f"valid_lens must be a tensor or None, got {got}",
+            f"valid_lens precisa ser um tensor ou None; recebido: {got}"))
     if valid_lens.shape not in [(batch_size,), (batch_size, num_queries)]:
-        raise ValueError(
-            f"valid_lens must have shape ({batch_size},) or ({batch_size}, "
+        shapes, got = f"({batch_size},)", tuple(valid_lens.shape)
+        raise ValueError(Messages.say(
+            f"valid_lens must have shape {shapes} or ({batch_size}, "
             f"{num_queries}), one length per example or per query, got "
-            f"{tuple(valid_lens.shape)}")
+            f"{got}",
+            f"valid_lens precisa ter formato {shapes} ou ({batch_size}, "
+            f"{num_queries}), um comprimento por exemplo ou por consulta; "
+            f"recebido: {got}"))
     if valid_lens.dtype == torch.bool or valid_lens.is_complex():
-        raise TypeError(f"valid_lens must be integers, got {valid_lens.dtype}")
+        raise TypeError(Messages.say(
+            f"valid_lens must be integers, got {valid_lens.dtype}",
+            f"valid_lens precisa ter inteiros; recebido: {valid_lens.dtype}"))
 
 
 def check_valid_lens_values(valid_lens):
@@ -61,8 +99,10 @@ def check_valid_lens_values(valid_lens):
     if valid_lens.is_floating_point():
         bad |= valid_lens != valid_lens.round()
     if bad.any():
-        raise ValueError("valid_lens must be whole numbers >= 0, got "
-                         f"{valid_lens.tolist()}")
+        got = valid_lens.tolist()
+        raise ValueError(Messages.say(
+            f"valid_lens must be whole numbers >= 0, got {got}",
+            f"valid_lens precisa ter números inteiros >= 0; recebido: {got}"))
 
 
 def check_attention_inputs(queries, keys, values, query_size=None,
@@ -76,23 +116,38 @@ def check_attention_inputs(queries, keys, values, query_size=None,
     named = {"queries": queries, "keys": keys, "values": values}
     for name, tensor in named.items():
         if not torch.is_tensor(tensor):
-            raise TypeError(f"{name} must be a tensor, got "
-                            f"{type(tensor).__name__}")
+            got = type(tensor).__name__
+            raise TypeError(Messages.say(
+                f"{name} must be a tensor, got {got}",
+                f"o argumento {name} precisa ser um tensor; recebido: {got}"))
         if tensor.dim() != 3:
-            raise ValueError(f"{name} must be 3-D (batch_size, no. of items,"
-                             f" features), got shape {tuple(tensor.shape)}")
+            got = tuple(tensor.shape)
+            raise ValueError(Messages.say(
+                f"{name} must be 3-D (batch_size, no. of items, features), "
+                f"got shape {got}",
+                f"o argumento {name} precisa ser 3-D (batch_size, no. of "
+                f"items, features); recebido o formato {got}"))
     batch_sizes = {name: tensor.shape[0] for name, tensor in named.items()}
     if len(set(batch_sizes.values())) > 1:
-        raise ValueError(f"batch sizes disagree: {batch_sizes}")
-    if keys.shape[1] != values.shape[1]:
-        raise ValueError(f"keys and values must pair up: {keys.shape[1]} "
-                         f"keys but {values.shape[1]} values")
+        raise ValueError(Messages.say(
+            f"batch sizes disagree: {batch_sizes}",
+            f"os tamanhos de lote não batem: {batch_sizes}"))
+    num_keys, num_values = keys.shape[1], values.shape[1]
+    if num_keys != num_values:
+        raise ValueError(Messages.say(
+            f"keys and values must pair up: {num_keys} keys but "
+            f"{num_values} values",
+            f"chaves e valores precisam formar pares: {num_keys} chaves, "
+            f"mas {num_values} valores"))
     expected = {"queries": query_size, "keys": key_size,
                 "values": value_size}
     for name, size in expected.items():
-        if size is not None and named[name].shape[-1] != size:
-            raise ValueError(f"{name} must have {size} features, got "
-                             f"{named[name].shape[-1]}")
+        got = named[name].shape[-1]
+        if size is not None and got != size:
+            raise ValueError(Messages.say(
+                f"{name} must have {size} features, got {got}",
+                f"o argumento {name} precisa ter {size} atributos; "
+                f"recebido: {got}"))
 
 
 def check_dot_product_inputs(queries, keys, values):
@@ -102,10 +157,13 @@ def check_dot_product_inputs(queries, keys, values):
     keys, since a dot product pairs them. Defined in notebook 03.
     """
     check_attention_inputs(queries, keys, values)
-    d = keys.shape[-1]
-    if queries.shape[-1] != d:
-        raise ValueError(f"queries must have as many features as the "
-                         f"keys ({d}), got {queries.shape[-1]}")
+    d, got = keys.shape[-1], queries.shape[-1]
+    if got != d:
+        raise ValueError(Messages.say(
+            f"queries must have as many features as the keys ({d}), got "
+            f"{got}",
+            f"as consultas precisam ter tantos atributos quanto as chaves "
+            f"({d}); recebido: {got}"))
 
 
 def check_num_heads(num_hiddens, num_heads):
@@ -114,5 +172,8 @@ def check_num_heads(num_hiddens, num_heads):
     Defined in notebook 04.
     """
     if num_heads < 1 or num_hiddens % num_heads != 0:
-        raise ValueError(f"num_hiddens ({num_hiddens}) must be divisible "
-                         f"by num_heads ({num_heads})")
+        raise ValueError(Messages.say(
+            f"num_hiddens ({num_hiddens}) must be divisible by num_heads "
+            f"({num_heads})",
+            f"num_hiddens ({num_hiddens}) precisa ser divisível por "
+            f"num_heads ({num_heads})"))

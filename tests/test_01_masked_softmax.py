@@ -1,12 +1,19 @@
 """masked_softmax, valid_lens_to_mask, sequence_mask: reference agreement,
 mask conventions, edge cases, errors."""
 
+import inspect
+
 import matplotlib
 import pytest
 import torch
 from torch.nn import functional as F
 
 from d2l_attention import (
+    Messages,
+    check_attention_inputs,
+    check_dot_product_inputs,
+    check_num_heads,
+    checks,
     masked_softmax,
     sequence_mask,
     show_heatmaps,
@@ -208,3 +215,76 @@ def test_valid_lens_to_mask_reads_the_values_and_moves_to_device():
         valid_lens_to_mask(torch.tensor([0.5]), 4)
     mask = valid_lens_to_mask(torch.tensor([1, 3]), 4, torch.device("meta"))
     assert mask.device.type == "meta" and mask.shape == (2, 1, 4)
+
+
+# ---- the input checks' messages in the Portuguese edition -------------
+
+
+def _scores():
+    return torch.rand(2, 2, 3)
+
+
+def _qkv(queries=(2, 1, 4), keys=(2, 3, 4), values=(2, 3, 5)):
+    return [torch.ones(shape) for shape in (queries, keys, values)]
+
+
+# one bad call per message of d2l_attention.checks, and a piece of its
+# Portuguese text
+CHECK_CASES = [
+    (lambda: masked_softmax(torch.rand(2, 3), None),
+     "X precisa ser um tensor 3-D"),
+    (lambda: masked_softmax(torch.ones(2, 2, 3, dtype=torch.long), None),
+     "pontuações em ponto flutuante"),
+    (lambda: masked_softmax(_scores(), [1, 2]), "um tensor ou None"),
+    (lambda: masked_softmax(_scores(), torch.tensor([1, 2, 3])),
+     "precisa ter formato (2,) ou (2, 2)"),
+    (lambda: masked_softmax(_scores(), torch.tensor([True, False])),
+     "precisa ter inteiros"),
+    (lambda: masked_softmax(_scores(), torch.tensor([-1, 2])),
+     "números inteiros >= 0"),
+    (lambda: check_attention_inputs("q", *_qkv()[1:]),
+     "o argumento queries precisa ser um tensor"),
+    (lambda: check_attention_inputs(*_qkv(keys=(3, 4))),
+     "o argumento keys precisa ser 3-D"),
+    (lambda: check_attention_inputs(*_qkv(values=(1, 3, 5))),
+     "os tamanhos de lote não batem"),
+    (lambda: check_attention_inputs(*_qkv(values=(2, 2, 5))),
+     "chaves e valores precisam formar pares: 3 chaves, mas 2 valores"),
+    (lambda: check_attention_inputs(*_qkv(), key_size=6),
+     "o argumento keys precisa ter 6 atributos; recebido: 4"),
+    (lambda: check_dot_product_inputs(*_qkv(queries=(2, 1, 5))),
+     "tantos atributos quanto as chaves (4); recebido: 5"),
+    (lambda: check_num_heads(100, 3),
+     "num_hiddens (100) precisa ser divisível por num_heads (3)"),
+]
+
+
+@pytest.fixture
+def portuguese():
+    Messages.use("pt_BR")
+    yield
+    Messages.use("en")
+
+
+@pytest.mark.parametrize("call, portuguese_text", CHECK_CASES)
+def test_check_messages_follow_the_language(portuguese, call,
+                                            portuguese_text):
+    with pytest.raises((ValueError, TypeError)) as raised:
+        call()
+    assert portuguese_text in str(raised.value)
+    Messages.use("en")
+    with pytest.raises(raised.type) as in_english:
+        call()
+    assert portuguese_text not in str(in_english.value)
+    assert str(in_english.value) != str(raised.value)
+
+
+def test_every_check_message_has_a_case():
+    source = inspect.getsource(checks)
+    assert source.count("Messages.say(") == len(CHECK_CASES)
+
+
+def test_an_unknown_language_is_refused():
+    with pytest.raises(ValueError, match="'en' or 'pt_BR'"):
+        Messages.use("pt")
+    assert Messages.language == "en"

@@ -96,7 +96,7 @@ def test_every_question_has_a_tagged_worked_solution(path):
 def test_portuguese_student_has_the_english_cells(path):
     english = student.student_notebook(ROOT / "notebooks" / path.name)
     portuguese = student.student_notebook(path)
-    # the first Portuguese cell says the notebook is generated
+    # the first Portuguese cell is the edition's note to the student
     assert [c.id for c in portuguese.cells[1:]] == [
         c.id for c in english.cells]
     assert [c.cell_type for c in portuguese.cells[1:]] == [

@@ -70,7 +70,12 @@ def test_glossary_is_read():
     rows = translate.read_glossary()
     assert (["attention pooling"], ["pooling de atenção",
                                     "poolings de atenção"]) == rows[0][:2]
-    assert all(english and portuguese for english, portuguese, _ in rows)
+    # a row names an English term, and a translation, forms to refuse, or
+    # both; a refused form says what to write instead
+    assert all(english and (portuguese or avoid)
+               for english, portuguese, avoid, _ in rows)
+    assert all(instead for _, portuguese, avoid, instead in rows
+               if avoid and not portuguese)
 
 
 # ---- the checks, each seen to fail -----------------------------------
@@ -98,6 +103,11 @@ def entry(msgid, msgstr, code=False, **kw):
     ("The attention pooling.", "O pooling de atenção, agrupamento de "
      "atenção.", "avoid"),
     ("The key-value pairs.", "Os pares de valores-chave.", "avoid"),
+    ("Each key is attended to.", "Cada chave é atendida.",
+     "avoid atendida (write: prestar atenção a"),
+    ("The cell asserts it.", "A célula afirma isso.", "avoid afirma"),
+    ("We seed every run.", "Semeamos cada execução.", "avoid semeamos"),
+    ("On a laptop CPU.", "Na CPU de um notebook.", "avoid CPU de um notebook"),
     ("The queries.", "As perguntas.", "'query' must be translated"),
     ("Some text.", "", "no translation"),
     ("Some text.", "Some text.", "left in English"),
@@ -297,6 +307,14 @@ def test_wrapped_translation_never_starts_a_line_with_structure():
 ])
 def test_visible_strings_of_code(code, shown):
     assert [s.key for s in translate.code_strings(code)] == shown
+
+
+def test_a_nested_placeholder_survives_rewrapping():
+    code = 'print(f"{name:>{width}}: {x} "\n      f"and more words")'
+    longer = translate.translate_code(code, lambda key: key.replace(
+        "and more words", "e mais palavras " * 6))
+    compiled = compile(longer, "cell", "exec")  # valid f-strings
+    assert compiled and "{name:>{width}}" in longer
 
 
 def test_translated_code_of_every_notebook_parses():

@@ -416,8 +416,12 @@ def _literal(item, text):
 def _pieces(item, text, col):
     """Split text into literals of at most WIDTH columns, indented by col."""
     room = max(WIDTH - col - len(item.prefix) - 2, 20)
-    # words, keeping a {placeholder} and the space after each word whole
-    words = re.findall(r"(?:\{[^{}]*\}|[^\s{])+\s*|\s+", text)
+    # words, keeping a {placeholder} (one nested {} allowed, as in
+    # {name:>{width}}) and the space after each word whole
+    words = re.findall(r"(?:\{(?:[^{}]|\{[^{}]*\})*\}|[^\s{])+\s*|\s+",
+                       text)
+    if "".join(words) != text:
+        raise ValueError(f"cannot cut into pieces: {text!r}")
     pieces, current = [], ""
     for word in words:
         if current and len(current) + len(word.rstrip()) > room:
@@ -606,15 +610,14 @@ def entry_problems(entry, glossary=None):
 
 
 def read_glossary(path=GLOSSARY):
-    """Return [(english forms, portuguese forms, forms to avoid)]."""
+    """Return [(english forms, portuguese forms, forms to avoid, instead)]."""
     rows = []
     lines = [line for line in path.read_text(encoding="utf-8").split("\n")
              if line.strip() and not line.startswith("#")]
     for line in lines[1:]:  # the header
-        english, portuguese, avoid = (line.split("\t") + ["", ""])[:3]
+        columns = (line.split("\t") + ["", "", ""])[:4]
         rows.append(tuple([form.strip() for form in column.split("|")
-                           if form.strip()]
-                          for column in (english, portuguese, avoid)))
+                           if form.strip()] for column in columns))
     return rows
 
 
@@ -632,13 +635,15 @@ def glossary_problems(entry, glossary=None):
     english, portuguese = (_bare(text.replace("\\n", " ")) for text in (
         entry.msgid, entry.msgstr))
     found = []
-    for english_forms, portuguese_forms, avoid in glossary:
-        if _has(english_forms, english) and not _has(portuguese_forms,
-                                                     portuguese):
+    for english_forms, portuguese_forms, avoid, instead in glossary:
+        if (portuguese_forms and _has(english_forms, english)
+                and not _has(portuguese_forms, portuguese)):
             found.append(f"glossary: '{english_forms[0]}' must be "
                          f"translated '{' | '.join(portuguese_forms)}'")
-        if avoid and _has(avoid, portuguese):
-            found.append(f"glossary: avoid {' | '.join(avoid)}")
+        refused = [form for form in avoid if _has([form], portuguese)]
+        if refused:
+            better = f" (write: {' | '.join(instead)})" if instead else ""
+            found.append(f"glossary: avoid {', '.join(refused)}{better}")
     return found
 
 
@@ -662,13 +667,12 @@ def po_problems(notebook):
 # Notebooks
 
 FIRST_CELL = """\
-> **Edição em português do Brasil, gerada automaticamente.** Este notebook \
-é construído a partir do original em inglês, `notebooks/{name}`, e das \
-traduções em `locale/pt_BR/{po}` (`make pt`). Não o edite à mão: corrija o \
-notebook em inglês ou o arquivo PO e gere-o de novo. O código e os \
-comentários ficam em inglês, como na edição em português do livro; os \
-textos que aparecem nas figuras, nos controles e nas mensagens impressas \
-estão traduzidos."""
+> **Edição em português do Brasil.** Este notebook foi escrito a partir do \
+original em inglês, `notebooks/{name}`, e revisado para estudantes \
+brasileiros. O código e os comentários ficam em inglês, como na edição em \
+português do livro; figuras, controles e mensagens impressas estão em \
+português. No texto, os números decimais levam vírgula (0,5); o código e o \
+que ele imprime seguem a notação do Python, com ponto (0.5)."""
 
 
 def build(notebook):
@@ -706,7 +710,7 @@ def translated(english, table, name):
     nb = nbformat.v4.new_notebook(metadata=dict(english.metadata))
     nb.nbformat, nb.nbformat_minor = english.nbformat, english.nbformat_minor
     first = nbformat.v4.new_markdown_cell(
-        FIRST_CELL.format(name=name, po=Path(name).stem + ".po"))
+        FIRST_CELL.format(name=name))
     first.id = FIRST_CELL_ID
     nb.cells.append(first)
     for cell in english.cells:
