@@ -50,8 +50,8 @@ def check_scores(X, valid_lens):
         raise ValueError(Messages.say(
             "X must be a 3-D tensor (batch_size, no. of queries, no. of "
             f"keys), got {shape}",
-            "X precisa ser um tensor 3-D (batch_size, no. of queries, no. "
-            f"of keys); recebido: {shape}"))
+            "X precisa ser um tensor 3-D (batch_size, nº de consultas, nº "
+            f"de chaves); recebido: {shape}"))
     if not X.is_floating_point():
         raise TypeError(Messages.say(
             f"X must hold floating-point scores, got {X.dtype}",
@@ -125,8 +125,8 @@ def check_attention_inputs(queries, keys, values, query_size=None,
             raise ValueError(Messages.say(
                 f"{name} must be 3-D (batch_size, no. of items, features), "
                 f"got shape {got}",
-                f"o argumento {name} precisa ser 3-D (batch_size, no. of "
-                f"items, features); recebido o formato {got}"))
+                f"o argumento {name} precisa ser 3-D (batch_size, nº de "
+                f"itens, atributos); o formato recebido foi {got}"))
     batch_sizes = {name: tensor.shape[0] for name, tensor in named.items()}
     if len(set(batch_sizes.values())) > 1:
         raise ValueError(Messages.say(

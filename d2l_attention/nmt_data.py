@@ -6,6 +6,7 @@ import hashlib
 import re
 from pathlib import Path
 import torch
+from .checks import Messages
 
 __all__ = [
     "find_data_file",
@@ -33,10 +34,13 @@ def find_data_file():
     for folder in [here, *here.parents]:
         if (folder / "data" / name).is_file():
             return folder / "data" / name
-    raise FileNotFoundError(
+    raise FileNotFoundError(Messages.say(
         f"the English-French pairs data/{name} are neither in {here} nor "
         "in a folder above it: run the notebook inside the project folder, "
-        f"or restore the file there with `git checkout -- data/{name}`")
+        f"or restore the file there with `git checkout -- data/{name}`",
+        f"os pares inglês-francês data/{name} não estão em {here} nem numa "
+        "pasta acima: rode o notebook dentro da pasta do projeto ou "
+        f"restaure o arquivo com `git checkout -- data/{name}`"))
 
 
 def check_corpus(data, path):
@@ -52,10 +56,16 @@ def check_corpus(data, path):
     problem = ("is empty" if not data
                else "has Windows line endings (CRLF)" if b"\r\n" in data
                else "was edited or damaged")
-    raise ValueError(
+    problem_pt = ("está vazio" if not data
+                  else "tem fins de linha do Windows (CRLF)"
+                  if b"\r\n" in data else "foi editado ou danificado")
+    raise ValueError(Messages.say(
         f"{path} {problem}: it is not the excerpt the notebooks were made "
         f"with; restore it with `git checkout -- data/{path.name}` in the "
-        "project folder")
+        "project folder",
+        f"{path} {problem_pt}: não é o trecho com que os notebooks foram "
+        f"feitos; restaure-o com `git checkout -- data/{path.name}` na "
+        "pasta do projeto"))
 
 
 def read_data_nmt():

@@ -7,6 +7,7 @@ import torch
 from matplotlib.ticker import MaxNLocator
 from IPython.display import display
 from matplotlib import ticker
+from .checks import Messages
 
 __all__ = [
     "show_heatmaps",
@@ -24,8 +25,12 @@ def show_heatmaps(matrices, xlabel, ylabel, titles=None, figsize=(2.5, 2.5),
     """
     matrices = torch.as_tensor(matrices).detach().float().cpu()
     if matrices.dim() != 4:
-        raise ValueError("matrices must be 4-D (rows, columns, queries, "
-                         f"keys), got shape {tuple(matrices.shape)}")
+        got = tuple(matrices.shape)
+        raise ValueError(Messages.say(
+            f"matrices must be 4-D (rows, columns, queries, keys), got shape "
+            f"{got}",
+            f"matrices precisa ser 4-D (linhas, colunas, consultas, chaves); "
+            f"o formato recebido foi {got}"))
     num_rows, num_cols, num_queries, num_keys = matrices.shape
     fig, axes = plt.subplots(num_rows, num_cols, figsize=figsize,
                              sharex=True, sharey=True, squeeze=False)

@@ -288,3 +288,8 @@ def test_an_unknown_language_is_refused():
     with pytest.raises(ValueError, match="'en' or 'pt_BR'"):
         Messages.use("pt")
     assert Messages.language == "en"
+
+
+def test_show_heatmaps_message_follows_the_language(portuguese):
+    with pytest.raises(ValueError, match="matrices precisa ser 4-D"):
+        show_heatmaps(torch.rand(2, 3), "x", "y")

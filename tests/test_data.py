@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from d2l_attention import find_data_file, read_data_nmt
+from d2l_attention import Messages, find_data_file, read_data_nmt
 
 ROOT = Path(__file__).resolve().parent.parent
 EXCERPT = ROOT / "data" / "fra-eng-first-5000.txt"
@@ -71,6 +71,24 @@ def test_a_spoiled_excerpt_is_refused_in_one_line(tmp_path, monkeypatch,
     message = str(error.value)
     assert "\n" not in message
     assert f"{EXCERPT.name} {problem}:" in message and RESTORE in message
+
+
+@pytest.fixture
+def portuguese():
+    Messages.use("pt_BR")
+    yield
+    Messages.use("en")
+
+
+def test_the_data_messages_follow_the_language(tmp_path, monkeypatch,
+                                               portuguese):
+    monkeypatch.chdir(tmp_path)
+    with pytest.raises(FileNotFoundError, match="não estão em") as missing:
+        read_data_nmt()
+    assert RESTORE in str(missing.value)
+    monkeypatch.chdir(project_with(tmp_path, b""))
+    with pytest.raises(ValueError, match="está vazio: não é o trecho"):
+        read_data_nmt()
 
 
 def checked_out(repo, attributes):

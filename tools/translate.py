@@ -671,8 +671,9 @@ FIRST_CELL = """\
 original em inglês, `notebooks/{name}`, e revisado para estudantes \
 brasileiros. O código e os comentários ficam em inglês, como na edição em \
 português do livro; figuras, controles e mensagens impressas estão em \
-português. No texto, os números decimais levam vírgula (0,5); o código e o \
-que ele imprime seguem a notação do Python, com ponto (0.5)."""
+português. No texto, os números decimais levam vírgula (0,5); o código, o \
+que ele imprime e os números das figuras seguem a notação do Python, com \
+ponto (0.5)."""
 
 
 def build(notebook):
