@@ -16,6 +16,7 @@ NOTEBOOKS_PT := $(sort $(wildcard notebooks/pt_BR/*.ipynb))
 # JupyterLab's settings for `make lab-pt` only: its interface in Portuguese
 LAB_PT := build/lab-pt
 STUDENT := build/student
+HANDOUT := build/handout
 CODE   := d2l_attention tests tools bench
 # JupyterLab refuses to start as root (containers) unless told to
 LAB_FLAGS ?= $(if $(filter 0,$(shell id -u)),--allow-root)
@@ -33,7 +34,8 @@ pins = $(shell grep -E '^($(1))==' requirements.txt)
 VENV_RUNS := $(shell $(BIN)/python -c 'import sys' 2>/dev/null && echo yes)
 
 .PHONY: setup setup-dev lab lab-pt test test-kernels test-browser \
-        test-setup execute lib lint bench po pt student clean FORCE
+        test-setup execute lib lint bench po pt student handout \
+        clean FORCE
 
 setup: $(STAMP)
 setup-dev: $(DEV)
@@ -159,6 +161,13 @@ lib: setup-dev
 student: $(NBTOOLS)
 	$(BIN)/python tools/student.py $(STUDENT) $(NOTEBOOKS) $(NOTEBOOKS_PT)
 
+# The handouts a teacher gives the students (tools/handout.py): for each
+# edition a folder and its zip in $(HANDOUT)/, with the student notebooks,
+# the helper package, the corpus excerpt, the pinned requirements and a
+# README in the edition's language. EDITION=en or EDITION=pt_BR builds one.
+handout: $(NBTOOLS)
+	$(BIN)/python -m tools.handout $(HANDOUT) $(EDITION)
+
 lint: setup-dev
 	$(BIN)/ruff check $(CODE) notebooks
 
@@ -170,4 +179,4 @@ bench: setup-dev
 	done
 
 clean:
-	rm -rf $(VENV) $(LAB_PT) $(STUDENT)
+	rm -rf $(VENV) $(LAB_PT) $(STUDENT) $(HANDOUT)

@@ -202,6 +202,28 @@ def test_student_installs_nbformat_and_nbconvert_only(project, tmp_path):
     assert (project / "build" / "student" / NOTEBOOKS[0]).exists()
 
 
+def test_handout_writes_one_edition_with_nbformat_and_nbconvert(project,
+                                                                tmp_path):
+    for name in ("tools/__init__.py", "tools/handout.py", "LICENSE",
+                 "data/README.md", "data/fra-eng-first-5000.txt"):
+        (project / name).parent.mkdir(parents=True, exist_ok=True)
+        shutil.copy(ROOT / name, project / name)
+    for name in ("tools/handout_files", "d2l_attention"):
+        shutil.copytree(ROOT / name, project / name,
+                        ignore=shutil.ignore_patterns("__pycache__"))
+    shutil.rmtree(project / ".venv")
+    python3 = fake_python3(tmp_path)
+    done = make(project, "handout", "EDITION=en", f"PYTHON={python3}")
+    assert done.returncode == 0, done.stderr
+    pins = pinned(project, "nbformat", "nbconvert")
+    assert pip_installs(project) == ["--upgrade pip", " ".join(pins)]
+    handout = project / "build" / "handout"
+    assert sorted(p.name for p in handout.iterdir()) == [
+        "attention-notebooks", "attention-notebooks.zip"]
+    assert sorted(p.name for p in (handout / "attention-notebooks" /
+                                   "notebooks").iterdir()) == list(NOTEBOOKS)
+
+
 def test_torch_index_installs_the_pinned_torch_from_it_first(project):
     (project / ".venv" / ".installed").unlink()
     index = "https://download.pytorch.org/whl/cpu"

@@ -4,14 +4,19 @@
 
 Each run of consecutive cells tagged `solution` gives way to one line that
 says the solution is in the full notebook; nbconvert's TagRemovePreprocessor
-then takes the solution cells out. The questions and every other cell stay,
-with their outputs. A notebook of notebooks/pt_BR/ (its first cell is the
-"generated" note of tools/translate.py) gets the line in Portuguese and goes
-to OUT_DIR/pt_BR/. Each file is written to a temporary name first, so an
-interrupted build leaves no half-written notebook.
+then takes the solution cells out. The cell that defines the checks of the
+exercises (tagged `exercise-checks`), which holds their answers, gives way to
+an import of the checks from d2l_attention.exercises, and the check cells
+(tagged `check`) lose the verdicts they printed on the worked solutions. The
+questions and every other cell stay, with their outputs. A notebook of
+notebooks/pt_BR/ (its first cell is the "generated" note of
+tools/translate.py) gets the line in Portuguese and goes to OUT_DIR/pt_BR/.
+Each file is written to a temporary name first, so an interrupted build
+leaves no half-written notebook.
 """
 
 import argparse
+import ast
 import os
 import sys
 import tempfile
@@ -21,6 +26,10 @@ import nbformat
 from nbconvert.preprocessors import TagRemovePreprocessor
 
 SOLUTION = "solution"
+# the #@save cell of an exercise's checks, which holds the answers: the
+# student edition imports the checks from the package instead
+CHECKS = "exercise-checks"
+CHECK = "check"  # a cell that runs an exercise's check on the answer
 PLACEHOLDER = "solution-placeholder"  # the tag of the line left in its place
 PORTUGUESE_FIRST_CELL = "pt-br-generated"  # tools/translate.py's first cell
 LINES = {
@@ -28,6 +37,13 @@ LINES = {
            "in the full notebook, `notebooks/{name}`.*"),
     "pt_BR": ("*A solução resolvida foi retirada desta edição do aluno: ela "
               "está no notebook completo, `notebooks/pt_BR/{name}`.*"),
+}
+# the line of a handout (tools/handout.py), which holds no full notebook
+HANDOUT_LINES = {
+    "en": ("*The worked solution is left out of this student edition: "
+           "your teacher has it.*"),
+    "pt_BR": ("*A solução resolvida foi retirada desta edição do aluno: "
+              "ela fica com o professor.*"),
 }
 
 
@@ -37,14 +53,19 @@ def language(nb):
     return "pt_BR" if first == PORTUGUESE_FIRST_CELL else "en"
 
 
+def tags(cell):
+    """Return the tags of a cell."""
+    return cell.get("metadata", {}).get("tags", [])
+
+
 def is_solution(cell):
     """Return whether a cell is tagged as a worked solution."""
-    return SOLUTION in cell.get("metadata", {}).get("tags", [])
+    return SOLUTION in tags(cell)
 
 
-def add_placeholders(nb, name):
+def add_placeholders(nb, name, lines=LINES):
     """Put a placeholder line before each run of solution cells."""
-    line = LINES[language(nb)].format(name=name)
+    line = lines[language(nb)].format(name=name)
     cells, previous = [], False
     for cell in nb.cells:
         if is_solution(cell) and not previous:
@@ -57,10 +78,41 @@ def add_placeholders(nb, name):
     nb.cells = cells
 
 
-def student_notebook(path):
+def checks_import(cell, defines_messages):
+    """Return the cell that imports the check functions cell defines.
+
+    A notebook that defines the Messages class itself (notebook 01) has
+    two of them, its own and the package's: the cell hands its language to
+    the package's, which the imported checks speak through.
+    """
+    names = [node.name for node in ast.parse(cell.source).body
+             if isinstance(node, ast.FunctionDef)
+             and node.name.startswith("check_")]
+    line = f"from d2l_attention.exercises import {', '.join(names)}"
+    if len(line) > 79:
+        inner = "".join(f"    {name},\n" for name in names)
+        line = f"from d2l_attention.exercises import (\n{inner})"
+    if defines_messages:
+        line = ("import d2l_attention.checks\n" + line + "\n\n"
+                "# the checks answer in this notebook's language\n"
+                "d2l_attention.checks.Messages.use(Messages.language)")
+    imported = nbformat.v4.new_code_cell(line)
+    imported.id = f"{cell.id}-import"
+    return imported
+
+
+def student_notebook(path, lines=LINES):
     """Return the student edition of the notebook at path."""
     nb = nbformat.read(path, as_version=4)
-    add_placeholders(nb, Path(path).name)
+    add_placeholders(nb, Path(path).name, lines)
+    defines_messages = any(
+        cell.cell_type == "code" and cell.source.startswith("#@save")
+        and "\nclass Messages" in cell.source for cell in nb.cells)
+    nb.cells = [checks_import(cell, defines_messages)
+                if CHECKS in tags(cell) else cell for cell in nb.cells]
+    for cell in nb.cells:
+        if CHECK in tags(cell):  # its verdict was on the worked solution
+            cell.outputs, cell.execution_count = [], None
     remove = TagRemovePreprocessor(remove_cell_tags={SOLUTION}, enabled=True)
     nb, _ = remove.preprocess(nb, {})
     nbformat.validate(nb)

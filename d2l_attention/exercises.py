@@ -1,0 +1,675 @@
+# generated, do not edit: the #@save cells of
+# notebooks/01_masked_softmax.ipynb
+# notebooks/02_additive_attention.ipynb
+# notebooks/03_scaled_dot_product_attention.ipynb
+# notebooks/04_multihead_attention.ipynb
+# notebooks/05_seq2seq.ipynb
+# notebooks/06_bahdanau_attention.ipynb
+# notebooks/07_attention_comparison.ipynb
+
+import torch
+from torch import nn
+import math
+from torch.nn import functional as F
+from .checks import Messages
+from .masking import masked_softmax
+from .additive_attention import AdditiveAttention
+from .multihead_attention import MultiHeadAttention
+from .training import MaskedSoftmaxCELoss
+from .encoder_decoder import Seq2SeqEncoder, Seq2SeqDecoder
+
+__all__ = [
+    "Verdict",
+    "call_answer",
+    "shape_hint",
+    "check_softmax_then_pad",
+    "check_score_gradient",
+    "reordering_hint",
+    "check_permuted_output",
+    "bilinear_hint",
+    "score_gaps",
+    "check_bilinear_attention",
+    "head_weights_hint",
+    "check_head_weights",
+    "check_unmasked_loss",
+    "decoder_parts",
+    "check_bridged_decoder",
+    "check_free_running_decoder",
+    "check_lstm_query",
+    "check_context_by_hand",
+    "check_precomputed_keys",
+    "book_formula",
+    "check_score_of_counts",
+]
+
+
+class Verdict:
+    """What the check of an exercise found: right, or a hint.
+
+    Shows as one line in the notebook's language. Defined in notebook 01.
+    """
+
+    def __init__(self, passed, english, portuguese):
+        self.passed = passed
+        self.message = Messages.say(english, portuguese)
+
+    def __repr__(self):
+        if self.passed:
+            return Messages.say("✔ Right: ", "✔ Certo: ") + self.message
+        return Messages.say("✘ Not yet: ", "✘ Ainda não: ") + self.message
+
+
+def call_answer(answer, *args):
+    """Return (answer(*args), None), or (None, a hint) if that fails.
+
+    Defined in notebook 01.
+    """
+    if not callable(answer):
+        name = type(answer).__name__
+        return None, Verdict(
+            False, f"the answer must be a function, got {name}",
+            f"a resposta precisa ser uma função; recebido: {name}")
+    try:
+        result = answer(*args)
+    except Exception as error:
+        kind = type(error).__name__
+        return None, Verdict(
+            False, f"the answer raised {kind}: {error}",
+            f"a resposta gerou o erro {kind}: {error}")
+    if result is None:
+        return None, Verdict(
+            False, "the answer returned None: write its code in place of "
+            "the `...`", "a resposta devolveu None: escreva o código dela "
+            "no lugar de `...`")
+    return result, None
+
+
+def shape_hint(result, shape):
+    """Return a hint unless result is a tensor of the given shape.
+
+    Defined in notebook 01.
+    """
+    if not torch.is_tensor(result):
+        kind = type(result).__name__
+        return Verdict(False, f"the answer must return a tensor, got {kind}",
+                       f"a resposta precisa devolver um tensor; recebido: "
+                       f"{kind}")
+    if tuple(result.shape) != tuple(shape):
+        got, want = tuple(result.shape), tuple(shape)
+        return Verdict(False, f"the result must have shape {want}, got {got}",
+                       f"o resultado precisa ter formato {want}; recebido: "
+                       f"{got}")
+    return None
+
+
+def check_softmax_then_pad(softmax_then_pad):
+    """Check exercise 01 B: softmax of the first valid_len scores, zeros.
+
+    Defined in notebook 01.
+    """
+    scores = torch.randn(6, generator=torch.Generator().manual_seed(0))
+    for n in range(1, 7):
+        result, hint = call_answer(softmax_then_pad, scores.clone(), n)
+        hint = hint or shape_hint(result, (6,))
+        if hint:
+            return hint
+        result = result.detach().double()
+        if (result[n:] != 0).any():
+            return Verdict(
+                False, f"with valid_len = {n}, the entries from position "
+                f"{n} on must be 0", f"com valid_len = {n}, as entradas a "
+                f"partir da posição {n} precisam ser 0")
+        if not torch.isclose(result.sum(), torch.tensor(1.0).double()):
+            return Verdict(
+                False, f"with valid_len = {n}, the entries sum to "
+                f"{result.sum():.3f}, not 1: normalise over the first "
+                f"valid_len scores only", f"com valid_len = {n}, as entradas"
+                f" somam {result.sum():.3f}, e não 1: normalize só entre as "
+                f"valid_len primeiras pontuações")
+        expected = masked_softmax(scores.reshape(1, 1, 6), torch.tensor([n]))
+        if not torch.allclose(result, expected.flatten().double()):
+            return Verdict(
+                False, f"with valid_len = {n}, the entries sum to 1 and the "
+                f"padding is 0, but the values are not the softmax of the "
+                f"first {n} scores", f"com valid_len = {n}, as entradas somam "
+                f"1 e o preenchimento é 0, mas os valores não são a softmax "
+                f"das {n} primeiras pontuações")
+    return Verdict(True, "equal to masked_softmax for every valid length "
+                   "from 1 to 6", "igual a masked_softmax para todo "
+                   "comprimento válido de 1 a 6")
+
+
+def check_score_gradient(score_gradient):
+    """Check exercise 01 C: the gradient of the masked scores is zero.
+
+    Defined in notebook 01.
+    """
+    X = torch.randn(2, 2, 5, generator=torch.Generator().manual_seed(0))
+    valid_lens = torch.tensor([2, 4])
+    grad, hint = call_answer(score_gradient, X.clone(), valid_lens)
+    hint = hint or shape_hint(grad, X.shape)
+    if hint:
+        return hint
+    # (2, 1, 5): True where a key lies past its example's valid length
+    masked = torch.arange(5) >= valid_lens[:, None, None]
+    if (grad.abs() < 1e-6).all():
+        return Verdict(
+            False, "every gradient is 0. A loss like out.sum() is the same "
+            "for any scores, as every row sums to one: weight the outputs "
+            "at random, (out * torch.randn_like(out)).sum()", "todos os "
+            "gradientes são 0. Uma perda como out.sum() dá o mesmo valor "
+            "para quaisquer pontuações, já que cada linha soma um: pese as "
+            "saídas ao acaso, (out * torch.randn_like(out)).sum()")
+    if (grad.masked_select(masked) != 0).any():
+        return Verdict(
+            False, "a masked score got a gradient: take the gradient of a "
+            "loss computed from masked_softmax(X, valid_lens)", "uma "
+            "pontuação mascarada recebeu gradiente: calcule o gradiente de "
+            "uma perda feita a partir de masked_softmax(X, valid_lens)")
+    return Verdict(True, "every masked score's gradient is exactly 0, and "
+                   "the valid scores get one", "o gradiente de toda "
+                   "pontuação mascarada é exatamente 0, e as válidas recebem "
+                   "gradiente")
+
+
+def reordering_hint(out, attention, queries, keys, values, perm,
+                    valid_lens):
+    """Return what a wrong output of exercise 02 B got wrong.
+
+    Defined in notebook 02.
+    """
+    def close(a, b):
+        return torch.allclose(a, b, atol=1e-5)
+
+    if close(out, attention(queries, keys[:, perm], values, valid_lens)):
+        return Verdict(False, "the keys were reordered, but not the "
+                       "values: reorder both by perm", "as chaves foram "
+                       "reordenadas, mas os valores não: reordene os dois "
+                       "por perm")
+    if close(out, attention(queries, keys, values[:, perm], valid_lens)):
+        return Verdict(False, "the values were reordered, but not the "
+                       "keys: reorder both by perm", "os valores foram "
+                       "reordenados, mas as chaves não: reordene as duas "
+                       "por perm")
+    if close(out, attention(queries, keys, values, valid_lens)):
+        return Verdict(False, "with valid lengths, this is the output in "
+                       "the original order: reorder the keys and the "
+                       "values, keys[:, perm] and values[:, perm]", "com "
+                       "comprimentos válidos, esta é a saída na ordem "
+                       "original: reordene as chaves e os valores, "
+                       "keys[:, perm] e values[:, perm]")
+    return Verdict(False, "the output is not that of attention for "
+                   "keys[:, perm] and values[:, perm]", "a saída não é a "
+                   "de attention para keys[:, perm] e values[:, perm]")
+
+
+def check_permuted_output(permuted_output):
+    """Check exercise 02 B: attention over keys and values reordered.
+
+    Defined in notebook 02.
+    """
+    with torch.random.fork_rng():  # leaves the notebook's random state
+        torch.manual_seed(0)
+        attention = AdditiveAttention(2, 20, num_hiddens=8, dropout=0)
+        queries, keys = torch.randn(2, 1, 20), torch.randn(2, 10, 2)
+        values = torch.randn(2, 10, 4)
+    attention.eval()
+    perm = torch.tensor([3, 7, 0, 9, 1, 5, 8, 2, 6, 4])
+    for valid_lens in (None, torch.tensor([2, 6])):
+        with torch.no_grad():
+            out, hint = call_answer(permuted_output, attention, queries,
+                                    keys, values, perm, valid_lens)
+            hint = hint or shape_hint(out, (2, 1, 4))
+            if hint:
+                return hint
+            expected = attention(queries, keys[:, perm], values[:, perm],
+                                 valid_lens)
+            if not torch.allclose(out, expected, atol=1e-5):
+                return reordering_hint(out, attention, queries, keys,
+                                       values, perm, valid_lens)
+    return Verdict(True, "keys and values reordered together, with and "
+                   "without valid lengths", "chaves e valores reordenados "
+                   "juntos, com e sem comprimentos válidos")
+
+
+def bilinear_hint(layer, queries, keys, values, valid_lens):
+    """Return a hint unless layer gives masked weights and their output.
+
+    Defined in notebook 03.
+    """
+    out, hint = call_answer(layer, queries, keys, values, valid_lens)
+    hint = hint or shape_hint(out, (2, 1, 4))
+    if hint:
+        return hint
+    weights = getattr(layer, "attention_weights", None)
+    if weights is None:
+        return Verdict(False, "keep the weights in self.attention_weights",
+                       "guarde os pesos em self.attention_weights")
+    hint = shape_hint(weights, (2, 1, 10))
+    if hint:
+        return hint
+    weights = weights.detach()
+    if not torch.allclose(weights.sum(-1), torch.ones(2, 1)):
+        return Verdict(
+            False, "the weights must sum to one over the keys: take the "
+            "masked_softmax of the scores", "os pesos precisam somar um "
+            "entre as chaves: aplique masked_softmax às pontuações")
+    if (weights[0, :, 2:] != 0).any():
+        return Verdict(
+            False, "a key past the valid length got a weight: pass "
+            "valid_lens to masked_softmax", "uma chave além do comprimento "
+            "válido recebeu peso: passe valid_lens para masked_softmax")
+    if not torch.allclose(out.detach(), torch.bmm(weights, values),
+                          atol=1e-5):
+        return Verdict(
+            False, "the output must be the weights times the values, "
+            "torch.bmm(weights, values)", "a saída precisa ser os pesos "
+            "vezes os valores, torch.bmm(weights, values)")
+    return None
+
+
+def score_gaps(layer, queries, keys, values, valid_lens):
+    """Return each valid key's score minus the first key's, from the
+    weights (log w_j - log w_0). Defined in notebook 03."""
+    with torch.no_grad():
+        layer(queries, keys, values, valid_lens)
+    log_weights = layer.attention_weights.detach().double().log()
+    return [log_weights[i, 0, 1:n] - log_weights[i, 0, 0]
+            for i, n in enumerate(valid_lens.tolist())]
+
+
+def check_bilinear_attention(BilinearAttention):
+    """Check exercise 03 2: a score of matrix products, any lengths.
+
+    Defined in notebook 03.
+    """
+    generator = torch.Generator().manual_seed(0)
+    queries = torch.randn(2, 1, 20, generator=generator)
+    keys = torch.randn(2, 10, 2, generator=generator)
+    values = torch.randn(2, 10, 4, generator=generator)
+    valid_lens = torch.tensor([2, 6])
+    layer, hint = call_answer(BilinearAttention, 2, 20)  # key, query size
+    if hint:
+        return hint
+    if isinstance(layer, nn.Module):
+        layer.eval()
+    hint = bilinear_hint(layer, queries, keys, values, valid_lens)
+    if hint:
+        return hint
+    gaps = score_gaps(layer, queries, keys, values, valid_lens)
+    if all(torch.allclose(gap, torch.zeros_like(gap)) for gap in gaps):
+        return Verdict(
+            False, "the weights are uniform: the scores must depend on the "
+            "query and the keys", "os pesos são uniformes: as pontuações "
+            "precisam depender da consulta e das chaves")
+    for name, args in (("query", (2 * queries, keys)),
+                       ("keys", (queries, 2 * keys))):
+        doubled = score_gaps(layer, *args, values, valid_lens)
+        if not all(torch.allclose(new, 2 * old, atol=1e-4)
+                   for new, old in zip(doubled, gaps)):
+            return Verdict(
+                False, f"the scores do not double when the {name} doubles: "
+                "a score made of matrix products only is linear in the "
+                "query and in the keys (no tanh, no sum of q and k)",
+                "as pontuações não dobram quando "
+                f"{'a consulta' if name == 'query' else 'as chaves'} "
+                "dobra(m): uma pontuação feita só de produtos de matrizes "
+                "é linear na consulta e nas chaves (sem tanh, sem soma de q "
+                "e k)")
+    return Verdict(True, "masked weights over the keys, and scores linear "
+                   "in the query and in the keys, for queries of length 20 "
+                   "and keys of length 2", "pesos mascarados sobre as "
+                   "chaves, e pontuações lineares na consulta e nas chaves, "
+                   "com consultas de comprimento 20 e chaves de "
+                   "comprimento 2")
+
+
+def head_weights_hint(weights, layer, queries, keys, valid_lens):
+    """Return what a wrong answer to exercise 04 1 got wrong, if anything.
+
+    Defined in notebook 04.
+    """
+    with torch.no_grad():
+        layer(queries, keys, keys, valid_lens)
+    expected = layer.attention_weights
+    if tuple(weights.shape) == (6, 4, 7):
+        return Verdict(
+            False, "the shape must be (2, 3, 4, 7), got (6, 4, 7): split "
+            "the batch and the heads, (batch_size * num_heads, ...) -> "
+            "(batch_size, num_heads, ...)", "o formato precisa ser (2, 3, "
+            "4, 7); recebido: (6, 4, 7): separe o lote e as cabeças, "
+            "(batch_size * num_heads, ...) -> (batch_size, num_heads, ...)")
+    hint = shape_hint(weights, expected.shape)
+    if hint:
+        return hint
+    weights = weights.detach()
+    if not torch.allclose(weights.sum(-1), torch.ones(2, 3, 4)):
+        return Verdict(False, "each row must sum to one over the keys",
+                       "cada linha precisa somar um entre as chaves")
+    if (weights[0, :, :, 3:] != 0).any():
+        return Verdict(False, "a key past the valid length got a weight",
+                       "uma chave além do comprimento válido recebeu peso")
+    if not torch.allclose(weights, expected, atol=1e-5):
+        return Verdict(
+            False, "these are not the weights of the heads: head h scores "
+            "with features h * p to (h + 1) * p of the projected queries "
+            "and keys, divided by sqrt(p)", "estes não são os pesos das "
+            "cabeças: a cabeça h calcula as pontuações com os atributos h * p "
+            "a (h + 1) * p das consultas e chaves projetadas, divididas por "
+            "sqrt(p)")
+    return None
+
+
+def check_head_weights(head_weights):
+    """Check exercise 04 1: every head's attention weights.
+
+    Defined in notebook 04.
+    """
+    with torch.random.fork_rng():  # leaves the notebook's random state
+        torch.manual_seed(0)
+        layer = MultiHeadAttention(6, 5, 6, num_hiddens=12, num_heads=3,
+                                   dropout=0).eval()
+        queries, keys = torch.randn(2, 4, 5), torch.randn(2, 7, 6)
+    valid_lens = torch.tensor([3, 7])
+    with torch.no_grad():
+        weights, hint = call_answer(head_weights, layer, queries, keys,
+                                    valid_lens)
+    hint = hint or (shape_hint(weights, (2, 3, 4, 7)) if not
+                    torch.is_tensor(weights) else head_weights_hint(
+                        weights, layer, queries, keys, valid_lens))
+    if hint:
+        return hint
+    return Verdict(True, "the weights of 3 heads, each row summing to one "
+                   "over the valid keys", "os pesos de 3 cabeças, cada "
+                   "linha somando um entre as chaves válidas")
+
+
+def check_unmasked_loss(UnmaskedCELoss):
+    """Check exercise 05 2: the loss with every position counted.
+
+    Defined in notebook 05.
+    """
+    generator = torch.Generator().manual_seed(0)
+    pred = torch.randn(3, 5, 7, generator=generator)
+    label = torch.randint(0, 7, (3, 5), generator=generator)
+    valid_len = torch.tensor([2, 5, 1])
+    loss, hint = call_answer(UnmaskedCELoss)
+    if hint:
+        return hint
+    out, hint = call_answer(loss, pred, label, valid_len)
+    hint = hint or shape_hint(out, (3,))
+    if hint:
+        return hint
+    if torch.allclose(out, MaskedSoftmaxCELoss()(pred, label, valid_len)):
+        return Verdict(
+            False, "this is the masked loss: count every position, "
+            "whatever valid_len says", "esta é a perda mascarada: conte "
+            "todas as posições, diga valid_len o que disser")
+    every = F.cross_entropy(pred.permute(0, 2, 1), label, reduction="none")
+    if not torch.allclose(out, every.mean(dim=1)):
+        return Verdict(
+            False, "each example's loss must be its cross-entropy summed "
+            "over all the positions and divided by their number, as "
+            "MaskedSoftmaxCELoss divides by num_steps", "a perda de cada "
+            "exemplo precisa ser a entropia cruzada somada em todas as "
+            "posições e dividida pelo número delas, como MaskedSoftmaxCELoss"
+            " divide por num_steps")
+    return Verdict(True, "every position counted, padding included",
+                   "todas as posições contadas, inclusive o preenchimento")
+
+
+def decoder_parts(decoder_class, *sizes):
+    """Return a small encoder, decoder_class(11, 8, 12, 2, *sizes), a batch of
+    4 sources of 7 tokens and its encoding, or a hint. Defined in
+    notebook 05."""
+    with torch.random.fork_rng():  # leaves the notebook's random state
+        torch.manual_seed(0)
+        encoder = Seq2SeqEncoder(10, 8, 16 if sizes else 12, 3 if sizes
+                                 else 2).eval()
+        decoder, hint = call_answer(decoder_class, 11, 8, 12, 2,
+                                    *sizes)
+        X = torch.randint(1, 10, (4, 7))
+    if hint:
+        return None, hint
+    decoder.eval()
+    with torch.no_grad():
+        return (encoder, decoder, X, encoder(X)), None
+
+
+def check_bridged_decoder(BridgedSeq2SeqDecoder):
+    """Check exercise 05 3: the decoder's state from a wider, deeper
+    encoder. Defined in notebook 05."""
+    parts, hint = decoder_parts(BridgedSeq2SeqDecoder, 16)
+    if hint:
+        return hint
+    encoder, decoder, X, encoded = parts
+    with torch.no_grad():
+        state, hint = call_answer(decoder.init_state, encoded,
+                                  torch.full((4,), 7))
+        if hint:
+            return hint
+        if not isinstance(state, tuple) or len(state) != 2:
+            return Verdict(
+                False, "init_state must return (hidden, context), as "
+                "Seq2SeqDecoder.init_state does", "init_state precisa "
+                "devolver (hidden, context), como Seq2SeqDecoder.init_state")
+        hint = shape_hint(state[0], (2, 4, 12)) or shape_hint(state[1],
+                                                              (4, 12))
+        if hint:
+            return hint
+        other = decoder.init_state(encoder(X.flip(1)), torch.full((4,), 7))
+        if torch.allclose(state[0], other[0]):
+            return Verdict(
+                False, "the state is the same for every source: compute it "
+                "from the encoder's final state, enc_outputs[1]", "o estado "
+                "é o mesmo para qualquer fonte: calcule-o a partir do "
+                "estado final do codificador, enc_outputs[1]")
+        out, hint = call_answer(decoder, X, state)
+    if hint:
+        return hint
+    return shape_hint(out[0], (4, 7, 11)) or Verdict(
+        True, "a decoder of 2 layers of 12 units starts from a 3-layer "
+        "encoder of 16 units, and its state depends on the source", "um "
+        "decodificador de 2 camadas de 12 unidades parte de um codificador "
+        "de 3 camadas de 16 unidades, e o estado dele depende da fonte")
+
+
+def check_free_running_decoder(FreeRunningDecoder):
+    """Check exercise 05 4: the decoder reads its own previous token.
+
+    Defined in notebook 05.
+    """
+    parts, hint = decoder_parts(FreeRunningDecoder)
+    if hint:
+        return hint
+    _, decoder, X, encoded = parts
+    with torch.no_grad():
+        state = decoder.init_state(encoded)
+        result, hint = call_answer(decoder, X, state)
+        if hint:
+            return hint
+        outputs = result[0] if isinstance(result, tuple) else result
+        hint = shape_hint(outputs, (4, 7, 11))
+        if hint:
+            return hint
+        forced = Seq2SeqDecoder.forward(decoder, X, state)[0]
+        dec_X, expected = X[:, :1], []
+        for _ in range(7):  # step by step, each step reading the last
+            Y_hat, state = Seq2SeqDecoder.forward(decoder, dec_X, state)
+            expected.append(Y_hat)
+            dec_X = Y_hat.argmax(dim=2)
+    if torch.allclose(outputs, forced, atol=1e-5):
+        return Verdict(
+            False, "the decoder read the reference tokens (teacher "
+            "forcing): after <bos>, feed it its own most likely token, "
+            "Y_hat.argmax(dim=2)", "o decodificador leu os tokens de "
+            "referência (teacher forcing): depois de <bos>, dê a ele o "
+            "próprio token mais provável, Y_hat.argmax(dim=2)")
+    if not torch.allclose(outputs, torch.cat(expected, dim=1), atol=1e-5):
+        return Verdict(
+            False, "the outputs are not those of a decoder that reads "
+            "<bos>, then at each step its own most likely token", "as "
+            "saídas não são as de um decodificador que lê <bos> e depois, "
+            "a cada passo, o próprio token mais provável")
+    return Verdict(True, "after <bos>, the decoder reads its own most "
+                   "likely token at every step", "depois de <bos>, o "
+                   "decodificador lê o próprio token mais provável a cada "
+                   "passo")
+
+
+def check_lstm_query(lstm_query):
+    """Check exercise 06 1: the query from an LSTM's state (h, c).
+
+    Defined in notebook 06.
+    """
+    generator = torch.Generator().manual_seed(0)
+    # 2 layers, a batch of 3, 5 hidden units
+    h, c = torch.randn(2, 2, 3, 5, generator=generator)
+    query, hint = call_answer(lstm_query, (h, c))
+    if hint:
+        return hint
+    if torch.is_tensor(query) and query.shape == (2, 1, 3, 5):
+        return Verdict(
+            False, "hidden_state[-1] is c, the memory cell of every layer: "
+            "take h from the pair first", "hidden_state[-1] é c, a célula "
+            "de memória de todas as camadas: tire h do par primeiro")
+    hint = shape_hint(query, (3, 1, 5))
+    if hint:
+        return hint
+    for wrong, english, portuguese in (
+            (c[-1], "the top layer's memory cell c", "a célula de memória c "
+             "da camada de cima"),
+            (h[0], "the bottom layer's h", "o h da camada de baixo")):
+        if torch.equal(query, wrong.unsqueeze(1)):
+            return Verdict(
+                False, f"this is {english}: the query is the top layer's "
+                "hidden state, h[-1]", f"este é {portuguese}: a consulta é o "
+                "estado oculto da camada de cima, h[-1]")
+    if not torch.equal(query, h[-1].unsqueeze(1)):
+        return Verdict(False, "the query must be the top layer's hidden "
+                       "state, h[-1], one row per example",
+                       "a consulta precisa ser o estado oculto da camada de "
+                       "cima, h[-1], uma linha por exemplo")
+    return Verdict(True, "the top layer's hidden state h, one query per "
+                   "example", "o estado oculto h da camada de cima, uma "
+                   "consulta por exemplo")
+
+
+def check_context_by_hand(context_by_hand):
+    """Check exercise 06 A: a context vector as a weighted sum.
+
+    Defined in notebook 06.
+    """
+    generator = torch.Generator().manual_seed(0)
+    weights = torch.rand(4, generator=generator).softmax(0)  # 4 tokens
+    states = torch.randn(4, 6, generator=generator)  # 6 hidden units
+    context, hint = call_answer(context_by_hand, weights, states)
+    hint = hint or shape_hint(context, (6,))
+    if hint:
+        return hint
+    if torch.allclose(context, states.sum(0)):
+        return Verdict(False, "this is the plain sum of the states: weigh "
+                       "each by its weight", "esta é a soma simples dos "
+                       "estados: pondere cada um pelo peso dele")
+    if not torch.allclose(context, weights @ states, atol=1e-6):
+        return Verdict(False, "the context must be the sum of alpha_t h_t "
+                       "over the source tokens", "o contexto precisa ser a "
+                       "soma de alpha_t h_t entre os tokens da fonte")
+    return Verdict(True, "the weighted sum of the states, for 4 tokens of "
+                   "6 hidden units", "a soma ponderada dos estados, para 4 "
+                   "tokens de 6 unidades ocultas")
+
+
+def check_precomputed_keys(PrecomputedKeysAttention):
+    """Check exercise 06 B: additive attention fed W_k k, computed once.
+
+    Defined in notebook 06.
+    """
+    with torch.random.fork_rng():  # leaves the notebook's random state
+        torch.manual_seed(0)
+        additive = AdditiveAttention(4, 5, 6, dropout=0).eval()
+        queries, keys = torch.randn(2, 3, 5), torch.randn(2, 7, 4)
+        values = torch.randn(2, 7, 2)
+    valid_lens = torch.tensor([2, 7])
+    layer, hint = call_answer(PrecomputedKeysAttention, 4, 5, 6, 0)
+    if hint:
+        return hint
+    layer.load_state_dict(additive.state_dict())
+    layer.eval()
+    with torch.no_grad():
+        expected = additive(queries, keys, values, valid_lens)
+        out, hint = call_answer(layer, queries, additive.W_k(keys), values,
+                                valid_lens)
+    hint = hint or shape_hint(out, (2, 3, 2))
+    if hint:
+        return hint
+    if not torch.allclose(out, expected, atol=1e-5):
+        return Verdict(
+            False, "the output differs from AdditiveAttention's on the same "
+            "keys: the projected keys take the place of W_k(keys), and "
+            "nothing else changes", "a saída difere da de AdditiveAttention"
+            " com as mesmas chaves: as chaves projetadas entram no lugar de "
+            "W_k(keys), e nada mais muda")
+    weights = getattr(layer, "attention_weights", None)
+    if weights is None or not torch.allclose(weights,
+                                             additive.attention_weights):
+        return Verdict(False, "keep the weights in self.attention_weights",
+                       "guarde os pesos em self.attention_weights")
+    return Verdict(True, "the output and the weights of AdditiveAttention, "
+                   "without multiplying the keys by W_k", "a saída e os "
+                   "pesos de AdditiveAttention, sem multiplicar as chaves "
+                   "por W_k")
+
+
+def book_formula(row, exponents, penalty):
+    """Return 100 x BP x prod p_n ** w_n for a row of counts (matches for
+    n = 1..4, totals, translation length, reference length). Defined in
+    notebook 07."""
+    score = 100 * math.prod((row[n] / row[4 + n]) ** w
+                            for n, w in enumerate(exponents))
+    return score * math.exp(min(0, 1 - row[9] / row[8])) if penalty else score
+
+
+def check_score_of_counts(score_of_counts):
+    """Check exercise 07 A: the book's score from a row of counts.
+
+    Defined in notebook 07.
+    """
+    # matches and totals for n = 1..4, translation and reference lengths
+    rows = [[7, 2, 1, 0, 9, 8, 7, 6, 9, 12],
+            [30, 12, 5, 2, 40, 35, 30, 25, 40, 38]]
+    cases = [(row, exponents, penalty) for row in rows
+             for exponents in ([1 / 2, 1 / 4], [1 / 2, 1 / 2])
+             for penalty in (True, False)]
+    for row, exponents, penalty in cases:
+        score, hint = call_answer(score_of_counts, row, exponents, penalty)
+        if hint:
+            return hint
+        if not isinstance(score, (int, float)):
+            kind = type(score).__name__
+            return Verdict(False, f"the score must be a number, got {kind}",
+                           f"a pontuação precisa ser um número; recebido: "
+                           f"{kind}")
+        expected = book_formula(row, exponents, penalty)
+        if math.isclose(score, expected, rel_tol=1e-9):
+            continue
+        if math.isclose(100 * score, expected, rel_tol=1e-9):
+            return Verdict(False, "multiply by 100", "multiplique por 100")
+        if math.isclose(score, book_formula(row, exponents, not penalty),
+                        rel_tol=1e-9):
+            return Verdict(
+                False, f"with penalty={penalty}, the brevity penalty "
+                f"exp(min(0, 1 - r / c)) must be "
+                f"{'in' if penalty else 'left out'}", f"com penalty="
+                f"{penalty}, a penalidade de brevidade exp(min(0, 1 - r / c))"
+                f" {'precisa entrar' if penalty else 'precisa ficar de fora'}")
+        return Verdict(
+            False, f"with exponents {exponents}, the score is not 100 x the "
+            f"product of the p_n ** w_n (p_n: matches / totals)", "com os "
+            f"expoentes {exponents}, a pontuação não é 100 x o produto dos "
+            f"p_n ** w_n (p_n: acertos / totais)")
+    return Verdict(True, "the book's formula on two rows of counts, with "
+                   "both pairs of exponents, with and without the brevity "
+                   "penalty", "a fórmula do livro em duas linhas de "
+                   "contagens, com os dois pares de expoentes, com e sem a "
+                   "penalidade de brevidade")

@@ -1,0 +1,120 @@
+"""Build the handouts: what a teacher gives the students, one per edition.
+
+    python -m tools.handout OUT_DIR [EDITION ...]   # en, pt_BR; both if none
+
+For each edition, OUT_DIR/NAME/ holds the student notebooks (tools/student.py,
+each left-out solution replaced by a line saying the teacher has it), the
+helper package, the corpus excerpt, the packages to install, a README and a
+Makefile (`make lab`), and the licence; OUT_DIR/NAME.zip holds that folder.
+No full notebook goes in. The files a handout adds to the project's own are
+in tools/handout_files/. Each folder and zip is built under a temporary name
+and then put in place, so an interrupted build leaves no half-made handout.
+"""
+
+import argparse
+import os
+import re
+import shutil
+import sys
+import tempfile
+import zipfile
+from pathlib import Path
+
+import nbformat
+
+from tools import student
+
+ROOT = Path(__file__).resolve().parent.parent
+FILES = ROOT / "tools" / "handout_files"
+# edition: (folder and zip name, its notebooks, its README, its extras)
+EDITIONS = {
+    "en": ("attention-notebooks", ROOT / "notebooks", "README.md", {}),
+    "pt_BR": ("notebooks-de-atencao", ROOT / "notebooks" / "pt_BR",
+              "README.pt-BR.md",
+              {"jupyterlab-settings":
+               ROOT / "locale" / "pt_BR" / "jupyterlab-settings"}),
+}
+REQUIREMENTS_HEADER = {
+    "en": "# What the notebooks need, pinned: `make lab` installs it "
+          "(README)\n",
+    "pt_BR": "# O que os notebooks usam, com as versões fixadas: `make lab` "
+             "instala (README)\n",
+}
+
+
+def requirements(edition):
+    """Return the project's pinned requirements, under a short header."""
+    lines = (ROOT / "requirements.txt").read_text(encoding="utf-8")
+    pins = [line for line in lines.splitlines()
+            if line.strip() and not line.startswith("#")]
+    return REQUIREMENTS_HEADER[edition] + "\n".join(pins) + "\n"
+
+
+def fill(folder, edition):
+    """Write the handout of edition into the empty folder."""
+    _, notebooks, readme, extras = EDITIONS[edition]
+    (folder / "notebooks").mkdir()
+    for path in sorted(notebooks.glob("[0-9][0-9]_*.ipynb")):
+        nb = student.student_notebook(path, student.HANDOUT_LINES)
+        if nb.cells[0].get("id") == student.PORTUGUESE_FIRST_CELL:
+            # "escrito a partir do original em inglês, `notebooks/...`, e":
+            # the handout holds no English original
+            nb.cells[0].source = re.sub(r", `notebooks/[^`]+`,", "",
+                                        nb.cells[0].source)
+        nbformat.write(nb, folder / "notebooks" / path.name)
+    (folder / "d2l_attention").mkdir()
+    for module in sorted((ROOT / "d2l_attention").glob("*.py")):
+        shutil.copy2(module, folder / "d2l_attention" / module.name)
+    (folder / "data").mkdir()
+    for name in ("README.md", "fra-eng-first-5000.txt"):
+        shutil.copy2(ROOT / "data" / name, folder / "data" / name)
+    for name in ("Makefile", "pyproject.toml"):
+        shutil.copy2(FILES / name, folder / name)
+    shutil.copy2(FILES / readme, folder / "README.md")
+    shutil.copy2(ROOT / "LICENSE", folder / "LICENSE")
+    (folder / "requirements.txt").write_text(requirements(edition),
+                                             encoding="utf-8")
+    for name, source in extras.items():
+        shutil.copytree(source, folder / name)
+
+
+def zip_folder(folder, target):
+    """Write folder, under its own name, into the zip file target."""
+    with zipfile.ZipFile(target, "w", zipfile.ZIP_DEFLATED) as archive:
+        for path in sorted(folder.rglob("*")):
+            if path.is_file():
+                name = Path(folder.name) / path.relative_to(folder)
+                archive.write(path, name.as_posix())
+
+
+def build(out_dir, edition):
+    """Write OUT_DIR/NAME/ and OUT_DIR/NAME.zip; return the zip's path."""
+    name = EDITIONS[edition][0]
+    out_dir = Path(out_dir)
+    out_dir.mkdir(parents=True, exist_ok=True)
+    with tempfile.TemporaryDirectory(dir=out_dir) as temporary:
+        folder = Path(temporary) / name
+        folder.mkdir()
+        fill(folder, edition)
+        zip_folder(folder, Path(temporary) / f"{name}.zip")
+        shutil.rmtree(out_dir / name, ignore_errors=True)
+        os.replace(folder, out_dir / name)
+        os.replace(Path(temporary) / f"{name}.zip", out_dir / f"{name}.zip")
+    return out_dir / f"{name}.zip"
+
+
+def main(argv=None):
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("out_dir")
+    parser.add_argument("editions", nargs="*", metavar="edition")
+    args = parser.parse_args(argv)
+    unknown = [e for e in args.editions if e not in EDITIONS]
+    if unknown:
+        sys.exit(f"handout.py: no such edition: {', '.join(unknown)} "
+                 f"(the editions are {', '.join(EDITIONS)})")
+    for edition in args.editions or EDITIONS:
+        print(build(args.out_dir, edition))
+
+
+if __name__ == "__main__":
+    main()
