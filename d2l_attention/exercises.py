@@ -33,10 +33,12 @@ __all__ = [
     "check_head_weights",
     "check_unmasked_loss",
     "decoder_parts",
+    "source_hint",
     "check_bridged_decoder",
     "check_free_running_decoder",
     "check_lstm_query",
     "check_context_by_hand",
+    "projects_again",
     "check_precomputed_keys",
     "book_formula",
     "check_score_of_counts",
@@ -79,8 +81,9 @@ def call_answer(answer, *args):
     if result is None:
         return None, Verdict(
             False, "the answer returned None: write its code in place of "
-            "the `...`", "a resposta devolveu None: escreva o código dela "
-            "no lugar de `...`")
+            "the `...`, and `return` the result", "a resposta devolveu None: "
+            "escreva o código dela no lugar de `...` e devolva o resultado "
+            "com `return`")
     return result, None
 
 
@@ -166,6 +169,21 @@ def check_score_gradient(score_gradient):
             "loss computed from masked_softmax(X, valid_lens)", "uma "
             "pontuação mascarada recebeu gradiente: calcule o gradiente de "
             "uma perda feita a partir de masked_softmax(X, valid_lens)")
+    # adding a number to a row of scores changes no weight: whatever the
+    # loss, each row of its gradient sums to 0
+    if not torch.allclose(grad.sum(-1), torch.zeros(2, 2), atol=1e-5):
+        return Verdict(
+            False, "this is not the gradient of a loss with respect to the "
+            "scores: adding the same number to a row of scores changes no "
+            "weight, so each row of the gradient sums to 0", "isto não é o "
+            "gradiente de uma perda em relação às pontuações: somar o mesmo "
+            "número a uma linha de pontuações não muda nenhum peso, então "
+            "cada linha do gradiente soma 0")
+    if (grad.masked_select(~masked) == 0).any():
+        return Verdict(
+            False, "a valid score got no gradient: weight the outputs at "
+            "random", "uma pontuação válida ficou sem gradiente: pese as "
+            "saídas ao acaso")
     return Verdict(True, "every masked score's gradient is exactly 0, and "
                    "the valid scores get one", "o gradiente de toda "
                    "pontuação mascarada é exatamente 0, e as válidas recebem "
@@ -189,7 +207,7 @@ def reordering_hint(out, attention, queries, keys, values, perm,
     if close(out, attention(queries, keys, values[:, perm], valid_lens)):
         return Verdict(False, "the values were reordered, but not the "
                        "keys: reorder both by perm", "os valores foram "
-                       "reordenados, mas as chaves não: reordene as duas "
+                       "reordenados, mas as chaves não: reordene os dois "
                        "por perm")
     if close(out, attention(queries, keys, values, valid_lens)):
         return Verdict(False, "with valid lengths, this is the output in "
@@ -302,19 +320,19 @@ def check_bilinear_attention(BilinearAttention):
             False, "the weights are uniform: the scores must depend on the "
             "query and the keys", "os pesos são uniformes: as pontuações "
             "precisam depender da consulta e das chaves")
-    for name, args in (("query", (2 * queries, keys)),
-                       ("keys", (queries, 2 * keys))):
+    for doubled_en, doubled_pt, args in (
+            ("the query doubles", "a consulta dobra", (2 * queries, keys)),
+            ("the keys double", "as chaves dobram", (queries, 2 * keys))):
         doubled = score_gaps(layer, *args, values, valid_lens)
         if not all(torch.allclose(new, 2 * old, atol=1e-4)
                    for new, old in zip(doubled, gaps)):
             return Verdict(
-                False, f"the scores do not double when the {name} doubles: "
+                False, f"the scores do not double when {doubled_en}: "
                 "a score made of matrix products only is linear in the "
-                "query and in the keys (no tanh, no sum of q and k)",
-                "as pontuações não dobram quando "
-                f"{'a consulta' if name == 'query' else 'as chaves'} "
-                "dobra(m): uma pontuação feita só de produtos de matrizes "
-                "é linear na consulta e nas chaves (sem tanh, sem soma de q "
+                "query and in the keys (no tanh, no bias, no sum of q and "
+                "k)", f"as pontuações não dobram quando {doubled_pt}: uma "
+                "pontuação feita só de produtos de matrizes é linear "
+                "na consulta e nas chaves (sem tanh, sem viés, sem soma de q "
                 "e k)")
     return Verdict(True, "masked weights over the keys, and scores linear "
                    "in the query and in the keys, for queries of length 20 "
@@ -337,7 +355,7 @@ def head_weights_hint(weights, layer, queries, keys, valid_lens):
             False, "the shape must be (2, 3, 4, 7), got (6, 4, 7): split "
             "the batch and the heads, (batch_size * num_heads, ...) -> "
             "(batch_size, num_heads, ...)", "o formato precisa ser (2, 3, "
-            "4, 7); recebido: (6, 4, 7): separe o lote e as cabeças, "
+            "4, 7); recebido: (6, 4, 7): separe o minilote e as cabeças, "
             "(batch_size * num_heads, ...) -> (batch_size, num_heads, ...)")
     hint = shape_hint(weights, expected.shape)
     if hint:
@@ -351,12 +369,12 @@ def head_weights_hint(weights, layer, queries, keys, valid_lens):
                        "uma chave além do comprimento válido recebeu peso")
     if not torch.allclose(weights, expected, atol=1e-5):
         return Verdict(
-            False, "these are not the weights of the heads: head h scores "
-            "with features h * p to (h + 1) * p of the projected queries "
-            "and keys, divided by sqrt(p)", "estes não são os pesos das "
-            "cabeças: a cabeça h calcula as pontuações com os atributos h * p "
-            "a (h + 1) * p das consultas e chaves projetadas, divididas por "
-            "sqrt(p)")
+            False, "these are not the weights of the heads: head h takes "
+            "the dot products of features h * p to (h + 1) * p of the "
+            "projected queries and keys, and divides the scores by sqrt(p)",
+            "estes não são os pesos das cabeças: a cabeça h faz os produtos "
+            "escalares dos atributos h * p a (h + 1) * p das consultas e "
+            "chaves projetadas e divide as pontuações por sqrt(p)")
     return None
 
 
@@ -404,7 +422,7 @@ def check_unmasked_loss(UnmaskedCELoss):
         return Verdict(
             False, "this is the masked loss: count every position, "
             "whatever valid_len says", "esta é a perda mascarada: conte "
-            "todas as posições, diga valid_len o que disser")
+            "todas as posições, seja qual for o valid_len")
     every = F.cross_entropy(pred.permute(0, 2, 1), label, reduction="none")
     if not torch.allclose(out, every.mean(dim=1)):
         return Verdict(
@@ -436,6 +454,35 @@ def decoder_parts(decoder_class, *sizes):
         return (encoder, decoder, X, encoder(X)), None
 
 
+def source_hint(decoder, encoder, X, state):
+    """Return a hint unless a new source for example 0 changes its state,
+    hidden and context, and no other example's. Defined in notebook 05."""
+    X_new = X.clone()
+    X_new[0] = X[0].flip(0)  # another sentence for example 0 only
+    new = decoder.init_state(encoder(X_new), torch.full((4,), 7))
+    if torch.allclose(new[0][:, 0], state[0][:, 0]):
+        return Verdict(
+            False, "the state does not change with the source: compute it "
+            "from the encoder's final state, enc_outputs[1]", "o estado não "
+            "muda com a frase de origem: calcule-o a partir do estado final "
+            "do codificador, enc_outputs[1]")
+    if not torch.allclose(new[0][:, 1:], state[0][:, 1:]):
+        return Verdict(
+            False, "a new source for one example changed the state of "
+            "others: (batch_size, num_layers * num_hiddens) -> (num_layers, "
+            "batch_size, num_hiddens) needs a permute, not a reshape alone",
+            "uma nova frase de origem num exemplo mudou o estado de outros: "
+            "(batch_size, num_layers * num_hiddens) -> (num_layers, "
+            "batch_size, num_hiddens) pede um permute, não só um reshape")
+    if torch.allclose(new[1][0], state[1][0]):
+        return Verdict(
+            False, "the context does not change with the source: take the "
+            "top layer of the new state, hidden[-1]", "o contexto não muda "
+            "com a frase de origem: use a camada de cima do novo estado, "
+            "hidden[-1]")
+    return None
+
+
 def check_bridged_decoder(BridgedSeq2SeqDecoder):
     """Check exercise 05 3: the decoder's state from a wider, deeper
     encoder. Defined in notebook 05."""
@@ -457,13 +504,9 @@ def check_bridged_decoder(BridgedSeq2SeqDecoder):
                                                               (4, 12))
         if hint:
             return hint
-        other = decoder.init_state(encoder(X.flip(1)), torch.full((4,), 7))
-        if torch.allclose(state[0], other[0]):
-            return Verdict(
-                False, "the state is the same for every source: compute it "
-                "from the encoder's final state, enc_outputs[1]", "o estado "
-                "é o mesmo para qualquer fonte: calcule-o a partir do "
-                "estado final do codificador, enc_outputs[1]")
+        hint = source_hint(decoder, encoder, X, state)
+        if hint:
+            return hint
         out, hint = call_answer(decoder, X, state)
     if hint:
         return hint
@@ -471,7 +514,8 @@ def check_bridged_decoder(BridgedSeq2SeqDecoder):
         True, "a decoder of 2 layers of 12 units starts from a 3-layer "
         "encoder of 16 units, and its state depends on the source", "um "
         "decodificador de 2 camadas de 12 unidades parte de um codificador "
-        "de 3 camadas de 16 unidades, e o estado dele depende da fonte")
+        "de 3 camadas de 16 unidades, e o estado dele depende da frase de "
+        "origem")
 
 
 def check_free_running_decoder(FreeRunningDecoder):
@@ -488,7 +532,12 @@ def check_free_running_decoder(FreeRunningDecoder):
         result, hint = call_answer(decoder, X, state)
         if hint:
             return hint
-        outputs = result[0] if isinstance(result, tuple) else result
+        if not isinstance(result, tuple) or len(result) != 2:
+            return Verdict(
+                False, "forward must return (outputs, state), as "
+                "Seq2SeqDecoder.forward does", "forward precisa devolver "
+                "(outputs, state), como Seq2SeqDecoder.forward")
+        outputs = result[0]
         hint = shape_hint(outputs, (4, 7, 11))
         if hint:
             return hint
@@ -507,10 +556,11 @@ def check_free_running_decoder(FreeRunningDecoder):
             "próprio token mais provável, Y_hat.argmax(dim=2)")
     if not torch.allclose(outputs, torch.cat(expected, dim=1), atol=1e-5):
         return Verdict(
-            False, "the outputs are not those of a decoder that reads "
-            "<bos>, then at each step its own most likely token", "as "
-            "saídas não são as de um decodificador que lê <bos> e depois, "
-            "a cada passo, o próprio token mais provável")
+            False, "the outputs are not those of a decoder that reads X's "
+            "first column, then at each step its own most likely token",
+            "as saídas não são as de um decodificador que lê a primeira "
+            "coluna de X e depois, a cada passo, o próprio token mais "
+            "provável")
     return Verdict(True, "after <bos>, the decoder reads its own most "
                    "likely token at every step", "depois de <bos>, o "
                    "decodificador lê o próprio token mais provável a cada "
@@ -528,11 +578,12 @@ def check_lstm_query(lstm_query):
     query, hint = call_answer(lstm_query, (h, c))
     if hint:
         return hint
-    if torch.is_tensor(query) and query.shape == (2, 1, 3, 5):
+    if torch.is_tensor(query) and query.shape == (2, 1, 3, 5) and (
+            torch.equal(query, c.unsqueeze(1))):
         return Verdict(
             False, "hidden_state[-1] is c, the memory cell of every layer: "
             "take h from the pair first", "hidden_state[-1] é c, a célula "
-            "de memória de todas as camadas: tire h do par primeiro")
+            "de memória de todas as camadas: pegue primeiro o h do par")
     hint = shape_hint(query, (3, 1, 5))
     if hint:
         return hint
@@ -580,6 +631,16 @@ def check_context_by_hand(context_by_hand):
                    "tokens de 6 unidades ocultas")
 
 
+def projects_again(layer, queries, keys, values, valid_lens, expected):
+    """Return whether layer, given the raw keys, gives expected: then it
+    multiplies them by W_k itself. Defined in notebook 06."""
+    try:
+        out = layer(queries, keys, values, valid_lens)
+    except Exception:
+        return False
+    return torch.is_tensor(out) and torch.allclose(out, expected, atol=1e-5)
+
+
 def check_precomputed_keys(PrecomputedKeysAttention):
     """Check exercise 06 B: additive attention fed W_k k, computed once.
 
@@ -594,12 +655,24 @@ def check_precomputed_keys(PrecomputedKeysAttention):
     layer, hint = call_answer(PrecomputedKeysAttention, 4, 5, 6, 0)
     if hint:
         return hint
-    layer.load_state_dict(additive.state_dict())
+    try:
+        layer.load_state_dict(additive.state_dict())
+    except (RuntimeError, AttributeError):
+        return Verdict(
+            False, "keep AdditiveAttention's parameters (W_q, W_k, w_v): "
+            "only forward changes", "mantenha os parâmetros de "
+            "AdditiveAttention (W_q, W_k, w_v): só o forward muda")
     layer.eval()
     with torch.no_grad():
         expected = additive(queries, keys, values, valid_lens)
         out, hint = call_answer(layer, queries, additive.W_k(keys), values,
                                 valid_lens)
+        if hint and projects_again(layer, queries, keys, values, valid_lens,
+                                   expected):
+            return Verdict(
+                False, "the keys come already multiplied by W_k: do not "
+                "apply it again", "as chaves já vêm multiplicadas por W_k: "
+                "não aplique W_k de novo")
     hint = hint or shape_hint(out, (2, 3, 2))
     if hint:
         return hint
@@ -667,7 +740,7 @@ def check_score_of_counts(score_of_counts):
             False, f"with exponents {exponents}, the score is not 100 x the "
             f"product of the p_n ** w_n (p_n: matches / totals)", "com os "
             f"expoentes {exponents}, a pontuação não é 100 x o produto dos "
-            f"p_n ** w_n (p_n: acertos / totais)")
+            f"p_n ** w_n (p_n: coincidências / totais)")
     return Verdict(True, "the book's formula on two rows of counts, with "
                    "both pairs of exponents, with and without the brevity "
                    "penalty", "a fórmula do livro em duas linhas de "

@@ -347,6 +347,58 @@ def geometric_mean(row, exponents, penalty=True):
     return 100 * brevity * math.prod(precisions) ** (1 / len(exponents))
 
 
+def zero_sum_rows_with_a_valid_zero(X, valid_lens):
+    grad = torch.zeros_like(X)
+    grad[..., 0], grad[..., 1] = 1.0, -1.0  # rows sum to 0; keys 2, 3 get 0
+    return grad
+
+
+class ReshapedBridge(ZeroBridge):
+    """The bridge without the permute: examples' states get mixed."""
+
+    def __init__(self, vocab_size, embed_size, num_hiddens, num_layers,
+                 enc_hiddens, dropout=0):
+        super().__init__(vocab_size, embed_size, num_hiddens, num_layers,
+                         enc_hiddens, dropout)
+        self.bridge = nn.Linear(enc_hiddens, num_layers * num_hiddens)
+
+    def init_state(self, enc_outputs, *args):
+        top = enc_outputs[1][-1]
+        hidden = torch.tanh(self.bridge(top)).reshape(self.shape[0],
+                                                      len(top), -1)
+        return hidden, hidden[-1]
+
+
+class ZeroContext(ReshapedBridge):
+    def init_state(self, enc_outputs, *args):
+        top = enc_outputs[1][-1]
+        hidden = torch.tanh(self.bridge(top)).reshape(
+            len(top), self.shape[0], -1).permute(1, 0, 2)
+        return hidden, torch.zeros_like(hidden[-1])
+
+
+class OutputsOnly(Seq2SeqDecoder):
+    def forward(self, X, state):
+        return super().forward(X, state)[0]
+
+
+class WithoutWk(AdditiveAttention):
+    def __init__(self, *args):
+        super().__init__(*args)
+        del self.W_k  # "the keys come projected": but the check loads W_k
+
+
+class BiasedProjection(nn.Module):
+    def __init__(self, key_size, query_size):
+        super().__init__()
+        self.project = nn.Linear(query_size, key_size)  # with a bias
+
+    def forward(self, queries, keys, values, valid_lens=None):
+        scores = self.project(queries) @ keys.transpose(1, 2)
+        self.attention_weights = masked_softmax(scores, valid_lens)
+        return torch.bmm(self.attention_weights, values)
+
+
 WRONG = {
     "check_softmax_then_pad": [
         (pad_without_renormalising, "not 1: normalise over the first"),
@@ -360,6 +412,11 @@ WRONG = {
         (gradient_around_the_mask, "a masked score got a gradient"),
         (first_row_only, "must have shape (2, 2, 5), got (2, 5)"),
         ("not a function", "must be a function, got str"),
+        (lambda X, valid_lens: masked_softmax(X, valid_lens),
+         "this is not the gradient of a loss"),
+        (lambda X, valid_lens: (torch.arange(5) < valid_lens[:, None, None])
+         .float().expand(2, 2, 5), "this is not the gradient of a loss"),
+        (zero_sum_rows_with_a_valid_zero, "a valid score got no gradient"),
     ],
     "check_permuted_output": [
         (keys_only, "the keys were reordered, but not the values"),
@@ -370,7 +427,7 @@ WRONG = {
     ],
     "check_head_weights": [
         (layer_weights_flat, "split the batch and the heads"),
-        (heads_unscaled, "divided by sqrt(p)"),
+        (heads_unscaled, "divides the scores by sqrt(p)"),
         (heads_unmasked, "a key past the valid length got a weight"),
         (heads_as_scores, "each row must sum to one"),
     ],
@@ -380,7 +437,9 @@ WRONG = {
         (OneNumber, "must have shape (3,), got ()"),
     ],
     "check_bridged_decoder": [
-        (ZeroBridge, "the same for every source"),
+        (ZeroBridge, "the state does not change with the source"),
+        (ReshapedBridge, "needs a permute, not a reshape alone"),
+        (ZeroContext, "the context does not change with the source"),
         (EncoderStateAsIs, "must have shape (2, 4, 12), got (3, 4, 16)"),
         (HiddenOnly, "must return (hidden, context)"),
         (Seq2SeqDecoder, "raised ValueError: dropout should be"),
@@ -389,9 +448,12 @@ WRONG = {
         (TeacherForced, "read the reference tokens (teacher forcing)"),
         (RereadsBos, "then at each step its own most likely token"),
         (LastStepOnly, "must have shape (4, 7, 11), got (4, 11)"),
+        (OutputsOnly, "forward must return (outputs, state)"),
     ],
     "check_lstm_query": [
         (lambda state: state[-1].unsqueeze(1), "hidden_state[-1] is c"),
+        (lambda state: state[0].unsqueeze(1),
+         "must have shape (3, 1, 5), got (2, 1, 3, 5)"),
         (lambda state: state[1][-1].unsqueeze(1), "top layer's memory cell"),
         (lambda state: state[0][0].unsqueeze(1), "the bottom layer's h"),
         (lambda state: state[0][-1], "must have shape (3, 1, 5), got (3, 5)"),
@@ -405,7 +467,8 @@ WRONG = {
         (lambda weights, states: weights[:, None] * states, "got (4, 6)"),
     ],
     "check_precomputed_keys": [
-        (ProjectsTwice, "raised ValueError: keys must have 4 features"),
+        (ProjectsTwice, "already multiplied by W_k: do not apply it again"),
+        (WithoutWk, "keep AdditiveAttention's parameters"),
         (NoWeightsKept, "keep the weights in self.attention_weights"),
         (Unmasked06, "differs from AdditiveAttention's"),
     ],
@@ -426,6 +489,7 @@ WRONG = {
         (Unnormalised, "must sum to one over the keys"),
         (ScoresReturned, "must have shape (2, 1, 4), got (2, 1, 10)"),
         (Uniform, "the weights are uniform"),
+        (BiasedProjection, "(no tanh, no bias, no sum of q and k)"),
         (TwoArguments, "raised TypeError"),
     ],
 }

@@ -93,7 +93,7 @@ def test_the_guide_matches_the_notebook(guide, path):
     skipped = [h for cell in cells if MAIN not in student.tags(cell)
                for h in headings(cell)]
     label = {"TEACHING.md": ("Main path", "Skip in class", "minutes"),
-             "TEACHING.pt-BR.md": ("Caminho principal", "Pode ficar fora",
+             "TEACHING.pt-BR.md": ("Caminho principal", "Dá para pular",
                                    "minutos")}[guide]
     assert listed(section, label[0]) == main
     assert listed(section, label[1]) == skipped
