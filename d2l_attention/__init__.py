@@ -54,6 +54,7 @@ __getattr__, __dir__, __all__ = lazy_loader.attach(
             "projects_again",
             "check_precomputed_keys",
             "book_formula",
+            "brevity_hint",
             "check_score_of_counts",
         ],
         "additive_attention": [

@@ -41,6 +41,7 @@ __all__ = [
     "projects_again",
     "check_precomputed_keys",
     "book_formula",
+    "brevity_hint",
     "check_score_of_counts",
 ]
 
@@ -90,7 +91,9 @@ def call_answer(answer, *args):
 def shape_hint(result, shape):
     """Return a hint unless result is a tensor of the given shape.
 
-    Defined in notebook 01.
+    A check compares the result once cast to float32 (result.float()), so
+    that a float64 answer is as good as a float32 one. Defined in notebook
+    01.
     """
     if not torch.is_tensor(result):
         kind = type(result).__name__
@@ -153,6 +156,7 @@ def check_score_gradient(score_gradient):
     hint = hint or shape_hint(grad, X.shape)
     if hint:
         return hint
+    grad = grad.detach().float()
     # (2, 1, 5): True where a key lies past its example's valid length
     masked = torch.arange(5) >= valid_lens[:, None, None]
     if (grad.abs() < 1e-6).all():
@@ -161,14 +165,15 @@ def check_score_gradient(score_gradient):
             "for any scores, as every row sums to one: weight the outputs "
             "at random, (out * torch.randn_like(out)).sum()", "todos os "
             "gradientes são 0. Uma perda como out.sum() dá o mesmo valor "
-            "para quaisquer pontuações, já que cada linha soma um: pese as "
-            "saídas ao acaso, (out * torch.randn_like(out)).sum()")
+            "para quaisquer pontuações, já que cada linha soma um: pondere "
+            "as saídas com pesos aleatórios, "
+            "(out * torch.randn_like(out)).sum()")
     if (grad.masked_select(masked) != 0).any():
         return Verdict(
             False, "a masked score got a gradient: take the gradient of a "
             "loss computed from masked_softmax(X, valid_lens)", "uma "
             "pontuação mascarada recebeu gradiente: calcule o gradiente de "
-            "uma perda feita a partir de masked_softmax(X, valid_lens)")
+            "uma perda calculada a partir de masked_softmax(X, valid_lens)")
     # adding a number to a row of scores changes no weight: whatever the
     # loss, each row of its gradient sums to 0
     if not torch.allclose(grad.sum(-1), torch.zeros(2, 2), atol=1e-5):
@@ -182,8 +187,8 @@ def check_score_gradient(score_gradient):
     if (grad.masked_select(~masked) == 0).any():
         return Verdict(
             False, "a valid score got no gradient: weight the outputs at "
-            "random", "uma pontuação válida ficou sem gradiente: pese as "
-            "saídas ao acaso")
+            "random", "uma pontuação válida ficou sem gradiente: pondere as "
+            "saídas com pesos aleatórios")
     return Verdict(True, "every masked score's gradient is exactly 0, and "
                    "the valid scores get one", "o gradiente de toda "
                    "pontuação mascarada é exatamente 0, e as válidas recebem "
@@ -209,6 +214,11 @@ def reordering_hint(out, attention, queries, keys, values, perm,
                        "keys: reorder both by perm", "os valores foram "
                        "reordenados, mas as chaves não: reordene os dois "
                        "por perm")
+    if valid_lens is not None and close(
+            out, attention(queries, keys[:, perm], values[:, perm])):
+        return Verdict(False, "the valid lengths were left out: pass "
+                       "valid_lens to attention", "os comprimentos válidos "
+                       "ficaram de fora: passe valid_lens para attention")
     if close(out, attention(queries, keys, values, valid_lens)):
         return Verdict(False, "with valid lengths, this is the output in "
                        "the original order: reorder the keys and the "
@@ -240,6 +250,7 @@ def check_permuted_output(permuted_output):
             hint = hint or shape_hint(out, (2, 1, 4))
             if hint:
                 return hint
+            out = out.float()
             expected = attention(queries, keys[:, perm], values[:, perm],
                                  valid_lens)
             if not torch.allclose(out, expected, atol=1e-5):
@@ -266,7 +277,7 @@ def bilinear_hint(layer, queries, keys, values, valid_lens):
     hint = shape_hint(weights, (2, 1, 10))
     if hint:
         return hint
-    weights = weights.detach()
+    weights, out = weights.detach().float(), out.detach().float()
     if not torch.allclose(weights.sum(-1), torch.ones(2, 1)):
         return Verdict(
             False, "the weights must sum to one over the keys: take the "
@@ -277,12 +288,11 @@ def bilinear_hint(layer, queries, keys, values, valid_lens):
             False, "a key past the valid length got a weight: pass "
             "valid_lens to masked_softmax", "uma chave além do comprimento "
             "válido recebeu peso: passe valid_lens para masked_softmax")
-    if not torch.allclose(out.detach(), torch.bmm(weights, values),
-                          atol=1e-5):
+    if not torch.allclose(out, torch.bmm(weights, values), atol=1e-5):
         return Verdict(
             False, "the output must be the weights times the values, "
-            "torch.bmm(weights, values)", "a saída precisa ser os pesos "
-            "vezes os valores, torch.bmm(weights, values)")
+            "torch.bmm(weights, values)", "a saída precisa ser o produto "
+            "dos pesos pelos valores, torch.bmm(weights, values)")
     return None
 
 
@@ -318,22 +328,29 @@ def check_bilinear_attention(BilinearAttention):
     if all(torch.allclose(gap, torch.zeros_like(gap)) for gap in gaps):
         return Verdict(
             False, "the weights are uniform: the scores must depend on the "
-            "query and the keys", "os pesos são uniformes: as pontuações "
-            "precisam depender da consulta e das chaves")
-    for doubled_en, doubled_pt, args in (
-            ("the query doubles", "a consulta dobra", (2 * queries, keys)),
-            ("the keys double", "as chaves dobram", (queries, 2 * keys))):
-        doubled = score_gaps(layer, *args, values, valid_lens)
-        if not all(torch.allclose(new, 2 * old, atol=1e-4)
-                   for new, old in zip(doubled, gaps)):
+            "query and the keys (a W initialised to zeros gives this too)",
+            "os pesos são uniformes: as pontuações precisam depender da "
+            "consulta e das chaves (um W inicializado com zeros também dá "
+            "isso)")
+    # a score linear in the query and in the keys: scale either, and
+    # every difference between two keys' scores scales the same way
+    for factor, english, portuguese, args in (
+            (2, "double when the query doubles", "dobram quando a consulta "
+             "dobra", (2 * queries, keys)),
+            (2, "double when the keys double", "dobram quando as chaves "
+             "dobram", (queries, 2 * keys)),
+            (-1, "change sign when the query does", "trocam de sinal quando "
+             "a consulta troca", (-queries, keys))):
+        scaled = score_gaps(layer, *args, values, valid_lens)
+        if not all(torch.allclose(new, factor * old, atol=1e-4)
+                   for new, old in zip(scaled, gaps)):
             return Verdict(
-                False, f"the scores do not double when {doubled_en}: "
-                "a score made of matrix products only is linear in the "
-                "query and in the keys (no tanh, no bias, no sum of q and "
-                "k)", f"as pontuações não dobram quando {doubled_pt}: uma "
-                "pontuação feita só de produtos de matrizes é linear "
-                "na consulta e nas chaves (sem tanh, sem viés, sem soma de q "
-                "e k)")
+                False, f"the scores do not {english}: a score made of "
+                "matrix products only is linear in the query and in the "
+                "keys (no tanh, no ReLU, no bias, no sum of q and k)",
+                f"as pontuações não {portuguese}: uma pontuação feita só de "
+                "produtos de matrizes é linear na consulta e nas chaves "
+                "(sem tanh, sem ReLU, sem viés, sem soma de q e k)")
     return Verdict(True, "masked weights over the keys, and scores linear "
                    "in the query and in the keys, for queries of length 20 "
                    "and keys of length 2", "pesos mascarados sobre as "
@@ -360,7 +377,7 @@ def head_weights_hint(weights, layer, queries, keys, valid_lens):
     hint = shape_hint(weights, expected.shape)
     if hint:
         return hint
-    weights = weights.detach()
+    weights = weights.detach().float()
     if not torch.allclose(weights.sum(-1), torch.ones(2, 3, 4)):
         return Verdict(False, "each row must sum to one over the keys",
                        "cada linha precisa somar um entre as chaves")
@@ -410,7 +427,7 @@ def check_unmasked_loss(UnmaskedCELoss):
     generator = torch.Generator().manual_seed(0)
     pred = torch.randn(3, 5, 7, generator=generator)
     label = torch.randint(0, 7, (3, 5), generator=generator)
-    valid_len = torch.tensor([2, 5, 1])
+    valid_len = torch.tensor([2, 4, 1])  # none is the 5 steps
     loss, hint = call_answer(UnmaskedCELoss)
     if hint:
         return hint
@@ -418,6 +435,7 @@ def check_unmasked_loss(UnmaskedCELoss):
     hint = hint or shape_hint(out, (3,))
     if hint:
         return hint
+    out = out.detach().float()
     if torch.allclose(out, MaskedSoftmaxCELoss()(pred, label, valid_len)):
         return Verdict(
             False, "this is the masked loss: count every position, "
@@ -469,11 +487,13 @@ def source_hint(decoder, encoder, X, state):
     if not torch.allclose(new[0][:, 1:], state[0][:, 1:]):
         return Verdict(
             False, "a new source for one example changed the state of "
-            "others: (batch_size, num_layers * num_hiddens) -> (num_layers, "
-            "batch_size, num_hiddens) needs a permute, not a reshape alone",
+            "others: keep each example in its own column of the batch (from "
+            "(batch_size, num_layers * num_hiddens) to (num_layers, "
+            "batch_size, num_hiddens) needs a permute, not a reshape alone)",
             "uma nova frase de origem num exemplo mudou o estado de outros: "
-            "(batch_size, num_layers * num_hiddens) -> (num_layers, "
-            "batch_size, num_hiddens) pede um permute, não só um reshape")
+            "mantenha cada exemplo na própria coluna do minilote (passar de "
+            "(batch_size, num_layers * num_hiddens) para (num_layers, "
+            "batch_size, num_hiddens) pede um permute, não só um reshape)")
     if torch.allclose(new[1][0], state[1][0]):
         return Verdict(
             False, "the context does not change with the source: take the "
@@ -495,7 +515,7 @@ def check_bridged_decoder(BridgedSeq2SeqDecoder):
                                   torch.full((4,), 7))
         if hint:
             return hint
-        if not isinstance(state, tuple) or len(state) != 2:
+        if not isinstance(state, (tuple, list)) or len(state) != 2:
             return Verdict(
                 False, "init_state must return (hidden, context), as "
                 "Seq2SeqDecoder.init_state does", "init_state precisa "
@@ -532,7 +552,7 @@ def check_free_running_decoder(FreeRunningDecoder):
         result, hint = call_answer(decoder, X, state)
         if hint:
             return hint
-        if not isinstance(result, tuple) or len(result) != 2:
+        if not isinstance(result, (tuple, list)) or len(result) != 2:
             return Verdict(
                 False, "forward must return (outputs, state), as "
                 "Seq2SeqDecoder.forward does", "forward precisa devolver "
@@ -541,6 +561,7 @@ def check_free_running_decoder(FreeRunningDecoder):
         hint = shape_hint(outputs, (4, 7, 11))
         if hint:
             return hint
+        outputs = outputs.float()
         forced = Seq2SeqDecoder.forward(decoder, X, state)[0]
         dec_X, expected = X[:, :1], []
         for _ in range(7):  # step by step, each step reading the last
@@ -561,6 +582,13 @@ def check_free_running_decoder(FreeRunningDecoder):
             "as saídas não são as de um decodificador que lê a primeira "
             "coluna de X e depois, a cada passo, o próprio token mais "
             "provável")
+    final = result[1][0]  # the hidden state the answer returns
+    if not (torch.is_tensor(final) and final.shape == state[0].shape
+            and torch.allclose(final.float(), state[0], atol=1e-5)):
+        return Verdict(
+            False, "return the decoder's state after the last step, not "
+            "the one it was given", "devolva o estado do decodificador "
+            "depois do último passo, e não o que ele recebeu")
     return Verdict(True, "after <bos>, the decoder reads its own most "
                    "likely token at every step", "depois de <bos>, o "
                    "decodificador lê o próprio token mais provável a cada "
@@ -594,7 +622,7 @@ def check_lstm_query(lstm_query):
         if torch.equal(query, wrong.unsqueeze(1)):
             return Verdict(
                 False, f"this is {english}: the query is the top layer's "
-                "hidden state, h[-1]", f"este é {portuguese}: a consulta é o "
+                "hidden state, h[-1]", f"isto é {portuguese}: a consulta é o "
                 "estado oculto da camada de cima, h[-1]")
     if not torch.equal(query, h[-1].unsqueeze(1)):
         return Verdict(False, "the query must be the top layer's hidden "
@@ -618,6 +646,7 @@ def check_context_by_hand(context_by_hand):
     hint = hint or shape_hint(context, (6,))
     if hint:
         return hint
+    context = context.float()
     if torch.allclose(context, states.sum(0)):
         return Verdict(False, "this is the plain sum of the states: weigh "
                        "each by its weight", "esta é a soma simples dos "
@@ -625,7 +654,8 @@ def check_context_by_hand(context_by_hand):
     if not torch.allclose(context, weights @ states, atol=1e-6):
         return Verdict(False, "the context must be the sum of alpha_t h_t "
                        "over the source tokens", "o contexto precisa ser a "
-                       "soma de alpha_t h_t entre os tokens da fonte")
+                       "soma de alpha_t h_t sobre os tokens da frase de "
+                       "origem")
     return Verdict(True, "the weighted sum of the states, for 4 tokens of "
                    "6 hidden units", "a soma ponderada dos estados, para 4 "
                    "tokens de 6 unidades ocultas")
@@ -676,7 +706,7 @@ def check_precomputed_keys(PrecomputedKeysAttention):
     hint = hint or shape_hint(out, (2, 3, 2))
     if hint:
         return hint
-    if not torch.allclose(out, expected, atol=1e-5):
+    if not torch.allclose(out.float(), expected, atol=1e-5):
         return Verdict(
             False, "the output differs from AdditiveAttention's on the same "
             "keys: the projected keys take the place of W_k(keys), and "
@@ -684,8 +714,8 @@ def check_precomputed_keys(PrecomputedKeysAttention):
             " com as mesmas chaves: as chaves projetadas entram no lugar de "
             "W_k(keys), e nada mais muda")
     weights = getattr(layer, "attention_weights", None)
-    if weights is None or not torch.allclose(weights,
-                                             additive.attention_weights):
+    if not torch.is_tensor(weights) or not torch.allclose(
+            weights.float(), additive.attention_weights):
         return Verdict(False, "keep the weights in self.attention_weights",
                        "guarde os pesos em self.attention_weights")
     return Verdict(True, "the output and the weights of AdditiveAttention, "
@@ -703,14 +733,37 @@ def book_formula(row, exponents, penalty):
     return score * math.exp(min(0, 1 - row[9] / row[8])) if penalty else score
 
 
+def brevity_hint(score, row, exponents, penalty):
+    """Return a hint if score is the formula with a brevity penalty that
+    swaps r and c or forgets the min. Defined in notebook 07."""
+    plain = book_formula(row, exponents, False)
+    c, r = row[8], row[9]  # the translation's length, the reference's
+    if penalty and math.isclose(score, plain * math.exp(min(0, 1 - c / r)),
+                                rel_tol=1e-9):
+        return Verdict(
+            False, "r and c are swapped: the brevity penalty is exp(min(0, "
+            "1 - r / c)), r the reference length, c the translation's",
+            "r e c estão trocados: a penalidade de brevidade é exp(min(0, "
+            "1 - r / c)), sendo r o comprimento da referência e c o da "
+            "tradução")
+    if penalty and math.isclose(score, plain * math.exp(1 - r / c),
+                                rel_tol=1e-9):
+        return Verdict(
+            False, "the brevity penalty never exceeds 1: exp(min(0, 1 - r / "
+            "c))", "a penalidade de brevidade nunca passa de 1: exp(min(0, "
+            "1 - r / c))")
+    return None
+
+
 def check_score_of_counts(score_of_counts):
     """Check exercise 07 A: the book's score from a row of counts.
 
     Defined in notebook 07.
     """
     # matches and totals for n = 1..4, translation and reference lengths
-    rows = [[7, 2, 1, 0, 9, 8, 7, 6, 9, 12],
-            [30, 12, 5, 2, 40, 35, 30, 25, 40, 38]]
+    # one translation longer than its reference, then one shorter
+    rows = [[30, 12, 5, 2, 40, 35, 30, 25, 40, 38],
+            [7, 2, 1, 0, 9, 8, 7, 6, 9, 12]]
     cases = [(row, exponents, penalty) for row in rows
              for exponents in ([1 / 2, 1 / 4], [1 / 2, 1 / 2])
              for penalty in (True, False)]
@@ -720,8 +773,9 @@ def check_score_of_counts(score_of_counts):
             return hint
         if not isinstance(score, (int, float)):
             kind = type(score).__name__
-            return Verdict(False, f"the score must be a number, got {kind}",
-                           f"a pontuação precisa ser um número; recebido: "
+            return Verdict(False, f"the score must be a number (a tensor's "
+                           f".item()), got {kind}", f"a pontuação precisa ser "
+                           f"um número (o .item() de um tensor); recebido: "
                            f"{kind}")
         expected = book_formula(row, exponents, penalty)
         if math.isclose(score, expected, rel_tol=1e-9):
@@ -736,6 +790,9 @@ def check_score_of_counts(score_of_counts):
                 f"{'in' if penalty else 'left out'}", f"com penalty="
                 f"{penalty}, a penalidade de brevidade exp(min(0, 1 - r / c))"
                 f" {'precisa entrar' if penalty else 'precisa ficar de fora'}")
+        hint = brevity_hint(score, row, exponents, penalty)
+        if hint:
+            return hint
         return Verdict(
             False, f"with exponents {exponents}, the score is not 100 x the "
             f"product of the p_n ** w_n (p_n: matches / totals)", "com os "

@@ -189,6 +189,13 @@ class ScoresReturned(Bilinear):
         return self.attention_weights
 
 
+class ReluScore(Bilinear):
+    def forward(self, queries, keys, values, valid_lens=None):
+        scores = torch.relu(self.scores(queries, keys))
+        self.attention_weights = masked_softmax(scores, valid_lens)
+        return torch.bmm(self.attention_weights, values)
+
+
 class Uniform(Bilinear):
     def forward(self, queries, keys, values, valid_lens=None):
         scores = 0 * self.scores(queries, keys)
@@ -341,6 +348,16 @@ def fraction(row, exponents, penalty=True):
         without_penalty(row, exponents) / 100)
 
 
+def swapped_lengths(row, exponents, penalty=True):
+    brevity = math.exp(min(0, 1 - row[8] / row[9])) if penalty else 1
+    return brevity * without_penalty(row, exponents)
+
+
+def penalty_without_min(row, exponents, penalty=True):
+    brevity = math.exp(1 - row[9] / row[8]) if penalty else 1
+    return brevity * without_penalty(row, exponents)
+
+
 def geometric_mean(row, exponents, penalty=True):
     brevity = math.exp(min(0, 1 - row[9] / row[8])) if penalty else 1
     precisions = [row[n] / row[4 + n] for n in range(len(exponents))]
@@ -375,6 +392,16 @@ class ZeroContext(ReshapedBridge):
         hidden = torch.tanh(self.bridge(top)).reshape(
             len(top), self.shape[0], -1).permute(1, 0, 2)
         return hidden, torch.zeros_like(hidden[-1])
+
+
+class KeepsFirstState(Seq2SeqDecoder):
+    def forward(self, X, state):
+        dec_X, outputs, first = X[:, :1], [], state
+        for _ in range(X.shape[1]):
+            Y_hat, state = super().forward(dec_X, state)
+            outputs.append(Y_hat)
+            dec_X = Y_hat.argmax(dim=2)
+        return torch.cat(outputs, dim=1), first
 
 
 class OutputsOnly(Seq2SeqDecoder):
@@ -423,6 +450,9 @@ WRONG = {
         (values_only, "the values were reordered, but not the keys"),
         (not_reordered, "this is the output in the original order"),
         (inverse_order, "is not that of attention for keys[:, perm]"),
+        (lambda attention, queries, keys, values, perm, valid_lens:
+         attention(queries, keys[:, perm], values[:, perm]),
+         "the valid lengths were left out"),
         (weights_instead, "must have shape (2, 1, 4), got (2, 1, 10)"),
     ],
     "check_head_weights": [
@@ -449,6 +479,7 @@ WRONG = {
         (RereadsBos, "then at each step its own most likely token"),
         (LastStepOnly, "must have shape (4, 7, 11), got (4, 11)"),
         (OutputsOnly, "forward must return (outputs, state)"),
+        (KeepsFirstState, "return the decoder's state after the last step"),
     ],
     "check_lstm_query": [
         (lambda state: state[-1].unsqueeze(1), "hidden_state[-1] is c"),
@@ -477,9 +508,11 @@ WRONG = {
         (always_penalty, "with penalty=False, the brevity penalty"),
         (fraction, "multiply by 100"),
         (geometric_mean, "is not 100 x the product of the p_n ** w_n"),
+        (swapped_lengths, "r and c are swapped"),
+        (penalty_without_min, "the brevity penalty never exceeds 1"),
         (lambda row, exponents, penalty: str(without_penalty(row,
                                                               exponents)),
-         "must be a number, got str"),
+         "must be a number (a tensor's .item()), got str"),
     ],
     "check_bilinear_attention": [
         (AdditiveScore, "do not double when the query doubles"),
@@ -489,7 +522,8 @@ WRONG = {
         (Unnormalised, "must sum to one over the keys"),
         (ScoresReturned, "must have shape (2, 1, 4), got (2, 1, 10)"),
         (Uniform, "the weights are uniform"),
-        (BiasedProjection, "(no tanh, no bias, no sum of q and k)"),
+        (BiasedProjection, "no bias"),
+        (ReluScore, "do not change sign when the query does"),
         (TwoArguments, "raised TypeError"),
     ],
 }
@@ -502,6 +536,29 @@ def test_a_wrong_answer_gets_its_hint(name, wrong, hint):
     verdict = getattr(exercises, name)(wrong)
     assert not verdict.passed
     assert hint in verdict.message
+
+
+def float64(answer):
+    """The answer, its tensors returned as float64."""
+    def wrapped(*args):
+        result = answer(*args)
+        return result.double() if torch.is_tensor(result) else result
+    return wrapped
+
+
+def test_a_float64_answer_is_as_good_as_a_float32_one():
+    def gradient(X, valid_lens):
+        X = X.detach().double().requires_grad_()
+        out = masked_softmax(X, valid_lens)
+        (out * torch.randn_like(out)).sum().backward()
+        return X.grad
+
+    assert exercises.check_score_gradient(gradient).passed
+    assert exercises.check_context_by_hand(
+        float64(lambda weights, states: weights @ states)).passed
+    assert exercises.check_permuted_output(float64(
+        lambda attention, queries, keys, values, perm, valid_lens:
+        attention(queries, keys[:, perm], values[:, perm], valid_lens))).passed
 
 
 def test_the_verdict_follows_the_language():
