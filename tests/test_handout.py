@@ -81,7 +81,7 @@ def test_no_full_notebook_and_no_pointer_to_one(unpacked, edition):
         cells = nbformat.read(path, as_version=4).cells
         assert not [c.id for c in cells if student.is_solution(c)]
         placeholders = [c for c in cells
-                        if student.PLACEHOLDER in c.metadata.get("tags", [])]
+                        if student.PLACEHOLDER in student.tags(c)]
         assert placeholders and all(c.source == line for c in placeholders)
         text = json.dumps([c.source for c in cells], ensure_ascii=False)
         assert not [p for p in POINTERS if p in text], path.name
@@ -124,6 +124,6 @@ def test_every_student_notebook_runs_top_to_bottom(unpacked, edition, name,
     # each unanswered exercise gets its hint, in the edition's language
     hint = {"en": "✘ Not yet: ", "pt_BR": "✘ Ainda não: "}[edition]
     for cell in nb.cells:
-        if student.CHECK in cell.metadata.get("tags", []):
+        if student.CHECK in student.tags(cell):
             [out] = cell.outputs
             assert out.data["text/plain"].startswith(hint), cell.source

@@ -16,16 +16,13 @@ import nbformat
 import pytest
 
 from tools import student
+from tools.student import tags
 
 ROOT = Path(__file__).resolve().parent.parent
 ENGLISH = sorted((ROOT / "notebooks").glob("[0-9]*.ipynb"))
 PORTUGUESE = sorted((ROOT / "notebooks" / "pt_BR").glob("[0-9]*.ipynb"))
 QUESTION = re.compile(r"^\*\*(Exercise|Exercício) ([0-9]+|[A-Z])\b")
 HEADING = re.compile(r"^#{1,3} ")
-
-
-def tags(cell):
-    return cell.get("metadata", {}).get("tags", [])
 
 
 def student_id(cell):

@@ -56,7 +56,7 @@ def fill(folder, edition):
     (folder / "notebooks").mkdir()
     for path in sorted(notebooks.glob("[0-9][0-9]_*.ipynb")):
         nb = student.student_notebook(path, student.HANDOUT_LINES)
-        if nb.cells[0].get("id") == student.PORTUGUESE_FIRST_CELL:
+        if student.language(nb) == "pt_BR":
             # "escrito a partir do original em inglês, `notebooks/...`, e":
             # the handout holds no English original
             nb.cells[0].source = re.sub(r", `notebooks/[^`]+`,", "",
