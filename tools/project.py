@@ -36,6 +36,10 @@ def write_atomically(target, text):
     try:
         with os.fdopen(handle, "w", encoding="utf-8", newline="") as file:
             file.write(text)
+        # mkstemp's file is private (0600): give it the mode of the file it
+        # replaces, or an ordinary file's
+        os.chmod(temporary, target.stat().st_mode if target.exists()
+                 else 0o644)
         os.replace(temporary, target)
     except BaseException:
         os.unlink(temporary)
