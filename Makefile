@@ -153,13 +153,13 @@ pt: lib
 	done
 
 lib: setup-dev
-	$(BIN)/python tools/export.py
+	$(BIN)/python -m tools.export
 
 # The student edition, to hand out: both editions without the cells tagged
 # `solution` (a line says the solution is in the full notebook), written to
 # $(STUDENT)/ and $(STUDENT)/pt_BR/ (git-ignored)
 student: $(NBTOOLS)
-	$(BIN)/python tools/student.py $(STUDENT) $(NOTEBOOKS) $(NOTEBOOKS_PT)
+	$(BIN)/python -m tools.student $(STUDENT) $(NOTEBOOKS) $(NOTEBOOKS_PT)
 
 # The handouts a teacher gives the students (tools/handout.py): for each
 # edition a folder and its zip in $(HANDOUT)/, with the student notebooks,

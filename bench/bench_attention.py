@@ -32,7 +32,7 @@ from d2l_attention import (
     try_gpu,
     valid_lens_to_mask,
 )
-from tools.d2l_reference import import_d2l
+from tests.d2l_reference import import_d2l
 
 SCORING_SIZES = [(64, 10, 10, 32), (32, 64, 64, 64), (16, 256, 256, 64)]
 MULTIHEAD_SIZES = [(32, 10, 64, 4), (32, 64, 256, 8), (8, 256, 512, 8)]

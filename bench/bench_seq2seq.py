@@ -3,7 +3,7 @@
 Two models, each trained by both sides: the no-attention encoder-decoder
 of notebook 05 (`--model seq2seq`) and the Bahdanau model of notebook 06
 (`--model bahdanau`). The book defines both decoders in its text only, so
-tools/d2l_reference.py writes them out on d2l's base classes.
+tests/d2l_reference.py writes them out on d2l's base classes.
 
 Like with like: both sides train the source's model (embed 32, hidden 32,
 2 layers, dropout 0.1, batch 64, 10 steps, lr 0.005, 600 pairs) on the
@@ -45,7 +45,7 @@ import torch
 
 import d2l_attention as ours
 from bench.timing import interleaved, thread_counts
-from tools.d2l_reference import (
+from tests.d2l_reference import (
     book_attention_decoder_class,
     book_seq2seq_decoder_class,
     import_d2l,

@@ -92,8 +92,10 @@ __getattr__, __dir__, __all__ = lazy_loader.attach(
             "Seq2SeqEncoder",
             "Seq2SeqDecoder",
         ],
-        "training": [
+        "loss": [
             "MaskedSoftmaxCELoss",
+        ],
+        "training": [
             "grad_clipping",
             "xavier_init_weights",
             "train_epoch_seq2seq",

@@ -15,7 +15,7 @@ from .checks import Messages
 from .masking import masked_softmax
 from .additive_attention import AdditiveAttention
 from .multihead_attention import MultiHeadAttention
-from .training import MaskedSoftmaxCELoss
+from .loss import MaskedSoftmaxCELoss
 from .encoder_decoder import Seq2SeqEncoder, Seq2SeqDecoder
 
 __all__ = [

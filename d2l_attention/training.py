@@ -3,38 +3,16 @@
 
 import torch
 from torch import nn
-from torch.nn import functional as F
 from tqdm.auto import tqdm
-from .masking import sequence_mask
+from .loss import MaskedSoftmaxCELoss
 from .plotting import LossCurve
 
 __all__ = [
-    "MaskedSoftmaxCELoss",
     "grad_clipping",
     "xavier_init_weights",
     "train_epoch_seq2seq",
     "train_seq2seq",
 ]
-
-
-class MaskedSoftmaxCELoss(nn.Module):
-    """Per-example cross-entropy over valid positions, / num_steps.
-
-    Defined in notebook 05.
-    """
-
-    def forward(self, pred, label, valid_len, num_steps=None):
-        # pred: (batch_size, steps, vocab_size), label: (batch_size, steps);
-        # steps is num_steps, or fewer when padding columns were cut
-        batch_size, steps, vocab_size = pred.shape
-        # (batch_size * steps, vocab_size) against (batch_size * steps,)
-        losses = F.cross_entropy(pred.reshape(batch_size * steps, vocab_size),
-                                 label.reshape(batch_size * steps),
-                                 reduction="none")
-        # (batch_size, steps), zero past each valid length
-        losses = sequence_mask(losses.reshape(batch_size, steps), valid_len)
-        num_steps = steps if num_steps is None else num_steps
-        return losses.sum(dim=1) / num_steps  # (batch_size,)
 
 
 def grad_clipping(net, theta):

@@ -3,7 +3,7 @@
 import pytest
 
 import d2l_attention.nmt_data
-from tools.d2l_reference import import_d2l
+from tests.d2l_reference import import_d2l
 
 
 @pytest.fixture(scope="session")

@@ -27,7 +27,7 @@ from d2l_attention import (
     train_seq2seq,
     truncate_pad,
 )
-from tools.d2l_reference import book_seq2seq_decoder_class
+from tests.d2l_reference import book_seq2seq_decoder_class
 
 # ---- data ----------------------------------------------------------------
 

@@ -14,7 +14,7 @@ from d2l_attention import (
 )
 
 # tools/ is on the path through conftest.py
-from tools.d2l_reference import book_attention_decoder_class
+from tests.d2l_reference import book_attention_decoder_class
 
 
 def book_decoder(d2l, *args):

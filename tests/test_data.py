@@ -2,13 +2,12 @@
 
 import shutil
 import subprocess
-from pathlib import Path
 
 import pytest
 
 from d2l_attention import Messages, find_data_file, read_data_nmt
+from tools.project import ROOT
 
-ROOT = Path(__file__).resolve().parent.parent
 EXCERPT = ROOT / "data" / "fra-eng-first-5000.txt"
 RESTORE = "git checkout -- data/fra-eng-first-5000.txt"
 

@@ -8,7 +8,6 @@ names what is wrong, and no exception escapes.
 """
 
 import math
-from pathlib import Path
 
 import nbformat
 import pytest
@@ -24,8 +23,8 @@ from d2l_attention import (
 )
 from d2l_attention.checks import Messages
 from tools import student
+from tools.project import ROOT
 
-ROOT = Path(__file__).resolve().parent.parent
 ENGLISH = sorted((ROOT / "notebooks").glob("[0-9]*.ipynb"))
 
 

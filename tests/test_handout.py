@@ -17,8 +17,8 @@ import nbformat
 import pytest
 
 from tools import handout, student
+from tools.project import ROOT
 
-ROOT = Path(__file__).resolve().parent.parent
 EDITIONS = list(handout.EDITIONS)
 NOTEBOOKS = sorted(p.name for p in (ROOT / "notebooks").glob("[0-9]*.ipynb"))
 # what a handout must not point to: the full notebooks and the repository

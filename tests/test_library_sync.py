@@ -2,9 +2,8 @@
 
 import subprocess
 import sys
-from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
+from tools.project import ROOT
 
 
 def test_package_matches_notebooks():
@@ -30,12 +29,13 @@ def test_package_reexports_public_names():
         assert callable(getattr(d2l_attention, name)), name
 
 
-def test_importing_the_models_leaves_plotting_and_training_out():
+def test_importing_the_models_and_loss_leaves_plotting_and_training_out():
     code = (
         "import sys\n"
         "from d2l_attention import (MultiHeadAttention, load_data_nmt,\n"
-        "    predict_seq2seq, Seq2SeqAttentionDecoder)\n"
-        "loaded = [m for m in ('matplotlib', 'IPython',\n"
+        "    predict_seq2seq, Seq2SeqAttentionDecoder, MaskedSoftmaxCELoss)\n"
+        # torch itself imports tqdm (torch.hub); the bars use tqdm.auto
+        "loaded = [m for m in ('matplotlib', 'IPython', 'tqdm.auto',\n"
         "          'd2l_attention.plotting', 'd2l_attention.training')\n"
         "          if m in sys.modules]\n"
         "assert not loaded, loaded\n"

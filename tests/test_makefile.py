@@ -19,7 +19,8 @@ import nbformat
 import pytest
 from nbformat.sign import NotebookNotary
 
-ROOT = Path(__file__).resolve().parent.parent
+from tools.project import ROOT
+
 REAL_PYTHON = sys.executable  # the project's .venv, where nbformat lives
 REAL_JUPYTER = Path(sys.executable).parent / "jupyter"
 NOTEBOOKS = ("01_masked_softmax.ipynb", "05_seq2seq.ipynb")
@@ -51,7 +52,8 @@ def project(tmp_path):
     """A copy of the project's set-up files, with a working stand-in .venv."""
     proj = tmp_path / "project"
     for name in ("Makefile", "requirements.txt", "requirements-dev.txt",
-                 "pyproject.toml", "tools/student.py"):
+                 "pyproject.toml", "tools/__init__.py",
+                 "tools/project.py", "tools/student.py"):
         (proj / name).parent.mkdir(parents=True, exist_ok=True)
         shutil.copy(ROOT / name, proj / name)
     for name in NOTEBOOKS:
@@ -118,6 +120,7 @@ def fake_python3(tmp_path, pip_works=True):
     maker.write_text(
         "import sys\n"
         f"sys.path.insert(0, {str(Path(__file__).parent)!r})\n"
+        f"sys.path.insert(0, {str(ROOT)!r})\n"
         "from pathlib import Path\n"
         "from test_makefile import fake_venv_python\n"
         f"fake_venv_python(Path(sys.argv[1]), {str(log)!r}, {pip_works})\n")
@@ -204,7 +207,7 @@ def test_student_installs_nbformat_and_nbconvert_only(project, tmp_path):
 
 def test_handout_writes_one_edition_with_nbformat_and_nbconvert(project,
                                                                 tmp_path):
-    for name in ("tools/__init__.py", "tools/handout.py", "LICENSE",
+    for name in ("tools/handout.py", "LICENSE",
                  "data/README.md", "data/fra-eng-first-5000.txt"):
         (project / name).parent.mkdir(parents=True, exist_ok=True)
         shutil.copy(ROOT / name, project / name)

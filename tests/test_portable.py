@@ -8,12 +8,12 @@ default is the locale's, cp1252 on many Windows machines).
 
 import ast
 import json
-from pathlib import Path
 
 import pytest
 from IPython.core.inputtransformer2 import TransformerManager
 
-ROOT = Path(__file__).resolve().parent.parent
+from tools.project import ROOT
+
 NOTEBOOKS = sorted((ROOT / "notebooks").glob("**/*.ipynb"))
 MODULES = sorted((ROOT / "d2l_attention").glob("*.py"))
 SHELL = {"system", "getoutput"}  # what IPython makes of `!cmd`, `x = !cmd`

@@ -28,7 +28,8 @@ from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parent.parent
+from tools.project import ROOT
+
 SECTION = "## Set-up without make"
 MARK = re.compile(r"<!-- make test-setup: (\w+) -->\n```bash\n(.*?)```",
                   re.S)

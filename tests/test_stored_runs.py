@@ -7,13 +7,11 @@ numbers the code cells 1, 2, 3, ... in order; anything else fails here.
 """
 
 import json
-from pathlib import Path
 
 import pytest
 
-from tools.student import SOLUTION
+from tools.project import ROOT, SOLUTION
 
-ROOT = Path(__file__).resolve().parent.parent
 NOTEBOOKS = sorted((ROOT / "notebooks").glob("**/*.ipynb"))
 
 

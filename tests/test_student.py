@@ -10,15 +10,14 @@ in the full notebooks.
 import re
 import subprocess
 import sys
-from pathlib import Path
 
 import nbformat
 import pytest
 
-from tools import student
+from tools import project, student
+from tools.project import ROOT
 from tools.student import tags
 
-ROOT = Path(__file__).resolve().parent.parent
 ENGLISH = sorted((ROOT / "notebooks").glob("[0-9]*.ipynb"))
 PORTUGUESE = sorted((ROOT / "notebooks" / "pt_BR").glob("[0-9]*.ipynb"))
 QUESTION = re.compile(r"^\*\*(Exercise|Exercício) ([0-9]+|[A-Z])\b")
@@ -66,7 +65,7 @@ def test_solutions_out_questions_and_the_rest_kept(path):
     runs = solution_runs(full.cells)
     assert [cell.id for cell in placeholders] == [
         f"{run[0]}-left-out" for run in runs]
-    line = student.LINES[student.language(full)].format(name=path.name)
+    line = student.LINES[project.language(full)].format(name=path.name)
     assert all(cell.source == line for cell in placeholders)
     for cell in placeholders:
         before = full.cells.index(next(
@@ -126,8 +125,8 @@ def test_portuguese_student_has_the_english_cells(path):
 def test_build_writes_both_editions(tmp_path):
     paths = [ENGLISH[0], PORTUGUESE[0]]
     result = subprocess.run(
-        [sys.executable, ROOT / "tools" / "student.py", tmp_path, *paths],
-        capture_output=True, text=True, check=True)
+        [sys.executable, "-m", "tools.student", tmp_path, *paths],
+        capture_output=True, text=True, check=True, cwd=ROOT)
     written = [tmp_path / ENGLISH[0].name,
                tmp_path / "pt_BR" / PORTUGUESE[0].name]
     assert result.stdout.split() == [str(p) for p in written]
@@ -138,8 +137,9 @@ def test_build_writes_both_editions(tmp_path):
 
 def test_a_missing_notebook_is_named(tmp_path):
     result = subprocess.run(
-        [sys.executable, ROOT / "tools" / "student.py", tmp_path,
-         "notebooks/99_none.ipynb"], capture_output=True, text=True)
+        [sys.executable, "-m", "tools.student", tmp_path,
+         "notebooks/99_none.ipynb"], capture_output=True, text=True,
+        cwd=ROOT)
     assert result.returncode != 0
     assert result.stderr.strip() == (
         "student.py: no such notebook: notebooks/99_none.ipynb")

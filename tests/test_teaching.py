@@ -9,14 +9,13 @@ five for the explorer.
 """
 
 import re
-from pathlib import Path
 
 import nbformat
 import pytest
 
-from tools import student
+from tools import project, student
+from tools.project import ROOT
 
-ROOT = Path(__file__).resolve().parent.parent
 GUIDES = {"TEACHING.md": ROOT / "notebooks",
           "TEACHING.pt-BR.md": ROOT / "notebooks" / "pt_BR"}
 MAIN = "main-path"
@@ -34,7 +33,7 @@ def headings(cell):
 def notebook_cells(path):
     """Return a notebook's cells, without the Portuguese edition's note."""
     return [cell for cell in nbformat.read(path, as_version=4).cells
-            if cell.get("id") != student.PORTUGUESE_FIRST_CELL]
+            if cell.get("id") != project.FIRST_CELL_ID]
 
 
 def main_path_minutes(cells):

@@ -1,2 +1,2 @@
-"""Scripts that build, check and test the project; imported by the tests
-and benches as `tools.NAME` (from the project root)."""
+"""What the Makefile runs: the exporter, the translation, student-edition
+and handout builders, and what they share (project.py)."""

@@ -23,16 +23,14 @@ from pathlib import Path
 import nbformat
 
 from tools import student
+from tools.project import LOCALE, NOTEBOOKS, NOTEBOOKS_PT, ROOT, language
 
-ROOT = Path(__file__).resolve().parent.parent
 FILES = ROOT / "tools" / "handout_files"
 # edition: (folder and zip name, its notebooks, its README, its extras)
 EDITIONS = {
-    "en": ("attention-notebooks", ROOT / "notebooks", "README.md", {}),
-    "pt_BR": ("notebooks-de-atencao", ROOT / "notebooks" / "pt_BR",
-              "README.pt-BR.md",
-              {"jupyterlab-settings":
-               ROOT / "locale" / "pt_BR" / "jupyterlab-settings"}),
+    "en": ("attention-notebooks", NOTEBOOKS, "README.md", {}),
+    "pt_BR": ("notebooks-de-atencao", NOTEBOOKS_PT, "README.pt-BR.md",
+              {"jupyterlab-settings": LOCALE / "jupyterlab-settings"}),
 }
 REQUIREMENTS_HEADER = {
     "en": "# What the notebooks need, pinned: `make lab` installs it "
@@ -56,7 +54,7 @@ def fill(folder, edition):
     (folder / "notebooks").mkdir()
     for path in sorted(notebooks.glob("[0-9][0-9]_*.ipynb")):
         nb = student.student_notebook(path, student.HANDOUT_LINES)
-        if student.language(nb) == "pt_BR":
+        if language(nb) == "pt_BR":
             # "escrito a partir do original em inglês, `notebooks/...`, e":
             # the handout holds no English original
             nb.cells[0].source = re.sub(r", `notebooks/[^`]+`,", "",

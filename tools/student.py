@@ -1,6 +1,6 @@
 """Build the student edition: every notebook without its worked solutions.
 
-    python tools/student.py OUT_DIR NOTEBOOK...
+    python -m tools.student OUT_DIR NOTEBOOK...
 
 Each run of consecutive cells tagged `solution` gives way to one line that
 says the solution is in the full notebook; nbconvert's TagRemovePreprocessor
@@ -9,29 +9,26 @@ exercises (tagged `exercise-checks`), which holds their answers, gives way to
 an import of the checks from d2l_attention.exercises, and the check cells
 (tagged `check`) lose the verdicts they printed on the worked solutions. The
 questions and every other cell stay, with their outputs. A notebook of
-notebooks/pt_BR/ (its first cell is the "generated" note of
-tools/translate.py) gets the line in Portuguese and goes to OUT_DIR/pt_BR/.
+notebooks/pt_BR/ gets the line in Portuguese and goes to OUT_DIR/pt_BR/.
 Each file is written to a temporary name first, so an interrupted build
 leaves no half-written notebook.
 """
 
 import argparse
 import ast
-import os
 import sys
-import tempfile
 from pathlib import Path
 
 import nbformat
 from nbconvert.preprocessors import TagRemovePreprocessor
 
-SOLUTION = "solution"
+from tools.project import SOLUTION, language, write_atomically
+
 # the #@save cell of an exercise's checks, which holds the answers: the
 # student edition imports the checks from the package instead
 CHECKS = "exercise-checks"
 CHECK = "check"  # a cell that runs an exercise's check on the answer
 PLACEHOLDER = "solution-placeholder"  # the tag of the line left in its place
-PORTUGUESE_FIRST_CELL = "pt-br-generated"  # tools/translate.py's first cell
 LINES = {
     "en": ("*The worked solution is left out of this student edition: it is "
            "in the full notebook, `notebooks/{name}`.*"),
@@ -45,12 +42,6 @@ HANDOUT_LINES = {
     "pt_BR": ("*A solução resolvida foi retirada desta edição do aluno: "
               "ela fica com o professor.*"),
 }
-
-
-def language(nb):
-    """Return "pt_BR" for a notebook of the Portuguese edition, else "en"."""
-    first = nb.cells[0].get("id") if nb.cells else None
-    return "pt_BR" if first == PORTUGUESE_FIRST_CELL else "en"
 
 
 def tags(cell):
@@ -119,19 +110,6 @@ def student_notebook(path, lines=LINES):
     return nb
 
 
-def write_atomically(nb, target):
-    """Write nb to target through a temporary file in the same folder."""
-    target.parent.mkdir(parents=True, exist_ok=True)
-    handle, temporary = tempfile.mkstemp(dir=target.parent, suffix=".tmp")
-    try:
-        with os.fdopen(handle, "w", encoding="utf-8") as file:
-            nbformat.write(nb, file)
-        os.replace(temporary, target)
-    except BaseException:
-        os.unlink(temporary)
-        raise
-
-
 def build(out_dir, paths):
     """Write the student edition of each notebook; return the targets."""
     targets = []
@@ -139,7 +117,7 @@ def build(out_dir, paths):
         nb = student_notebook(path)
         folder = Path(out_dir) / ("pt_BR" if language(nb) == "pt_BR" else "")
         target = folder / path.name
-        write_atomically(nb, target)
+        write_atomically(target, nbformat.writes(nb) + "\n")
         targets.append(target)
     return targets
 

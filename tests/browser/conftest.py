@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from tools import lab_driver
+from tests.browser import lab_driver
 
 BROWSERS = ("chromium", "chromium-browser")
 

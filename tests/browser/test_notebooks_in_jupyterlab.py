@@ -4,8 +4,8 @@
     .venv/bin/python -m pytest -m browser tests/browser \
         --notebook notebooks/01_masked_softmax.ipynb
 
-Runs all cells from the menus, then works the explorer (tools/lab_driver.py
-says what is checked). Screenshots of each notebook's explorer and figures,
+Runs all cells from the menus, then works the explorer (lab_driver.py says
+what is checked). Screenshots of each notebook's explorer and figures,
 and of the page of a failed test, go to build/browser/<test name>/.
 """
 
@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from tools import lab_driver
+from tests.browser import lab_driver
 
 pytestmark = pytest.mark.browser
 

@@ -1,10 +1,10 @@
-"""tools/lab_driver.py: the parts that need no browser."""
+"""lab_driver.py: the parts that need no browser."""
 
 import socket
 
 import pytest
 
-from tools import lab_driver
+from tests.browser import lab_driver
 
 
 def test_free_port_can_be_bound():

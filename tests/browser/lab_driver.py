@@ -29,8 +29,9 @@ from pathlib import Path
 
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
-ROOT = Path(__file__).resolve().parent.parent
-NOTEBOOKS = ROOT / "notebooks"
+from tools import project
+from tools.project import NOTEBOOKS, ROOT
+
 JUPYTER = Path(sys.executable).parent / "jupyter"
 # typed into a text box: sentences of the training data, the first one
 # that differs from the box's text
@@ -52,7 +53,7 @@ LAB_SETTINGS = {
 }
 PORTUGUESE = "pt_BR"  # the folder of the Portuguese edition, and its locale
 # make lab-pt's settings: JupyterLab's interface in Portuguese
-PORTUGUESE_SETTINGS = ROOT / "locale" / PORTUGUESE / "jupyterlab-settings"
+PORTUGUESE_SETTINGS = project.LOCALE / "jupyterlab-settings"
 MIN_SLIDER_PX = 100  # a slider track shorter than this cannot be dragged
 CONTROLS = (".widget-slider, .widget-text, .widget-textarea, "
             ".widget-dropdown, .widget-checkbox, .widget-toggle-buttons, "
@@ -78,9 +79,8 @@ def served_name(path):
 
 
 def language(path):
-    """Return the interface language a notebook is tested in."""
-    return PORTUGUESE if served_name(path).startswith(PORTUGUESE + "/") \
-        else "en"
+    """Return the interface language a notebook is tested in: its own."""
+    return project.language(path)
 
 
 def copy_notebooks(paths, workdir):
