@@ -5,6 +5,7 @@ import torch
 from torch import nn
 from torch.nn import functional as F
 from tqdm.auto import tqdm
+
 from .masking import sequence_mask
 from .plotting import LossCurve
 
@@ -28,9 +29,11 @@ class MaskedSoftmaxCELoss(nn.Module):
         # steps is num_steps, or fewer when padding columns were cut
         batch_size, steps, vocab_size = pred.shape
         # (batch_size * steps, vocab_size) against (batch_size * steps,)
-        losses = F.cross_entropy(pred.reshape(batch_size * steps, vocab_size),
-                                 label.reshape(batch_size * steps),
-                                 reduction="none")
+        losses = F.cross_entropy(
+            pred.reshape(batch_size * steps, vocab_size),
+            label.reshape(batch_size * steps),
+            reduction="none",
+        )
         # (batch_size, steps), zero past each valid length
         losses = sequence_mask(losses.reshape(batch_size, steps), valid_len)
         num_steps = steps if num_steps is None else num_steps
@@ -68,7 +71,7 @@ def train_epoch_seq2seq(net, data_iter, loss, optimizer, bos, device):
     for X, X_valid_len, Y, Y_valid_len in data_iter:
         num_steps = Y.shape[1]
         # the shortcut: drop the columns that are padding in every target
-        Y = Y[:, :int(Y_valid_len.max())]
+        Y = Y[:, : int(Y_valid_len.max())]
         X, Y = X.to(device), Y.to(device)
         bos_column = torch.full((Y.shape[0], 1), bos, device=device)
         dec_input = torch.cat([bos_column, Y[:, :-1]], 1)  # teacher forcing
@@ -84,8 +87,17 @@ def train_epoch_seq2seq(net, data_iter, loss, optimizer, bos, device):
     return total_loss, num_tokens
 
 
-def train_seq2seq(net, data_iter, lr, num_epochs, tgt_vocab, device,
-                  plot=True, progress=True, reference=None):
+def train_seq2seq(
+    net,
+    data_iter,
+    lr,
+    num_epochs,
+    tgt_vocab,
+    device,
+    plot=True,
+    progress=True,
+    reference=None,
+):
     """Train net; return its cross-entropy per target token, every epoch.
 
     The curve shows it at epoch 1 and then every tenth; reference, if
@@ -99,9 +111,11 @@ def train_seq2seq(net, data_iter, lr, num_epochs, tgt_vocab, device,
     losses = []
     for epoch in tqdm(range(num_epochs), disable=not progress):
         total_loss, num_tokens = train_epoch_seq2seq(
-            net, data_iter, loss, optimizer, bos, device)
+            net, data_iter, loss, optimizer, bos, device
+        )
         losses.append(total_loss / num_tokens)
-        if curve is not None and (epoch == 0 or (epoch + 1) % 10 == 0
-                                  or epoch + 1 == num_epochs):
+        if curve is not None and (
+            epoch == 0 or (epoch + 1) % 10 == 0 or epoch + 1 == num_epochs
+        ):
             curve.add(epoch + 1, losses[-1])
     return losses
