@@ -4,11 +4,11 @@ A code cell whose first line is exactly ``#@save`` belongs to the package;
 ``#@save module`` names the module it goes to (nbdev's ``#| export mod``),
 else it goes to the module named after its notebook (``NN_name.ipynb`` ->
 ``name``), in notebook order. A module gets the imports of the saved cells
-of its notebooks as written (``from d2l_attention import name`` made
-``from .module import name``) and the names saved in other modules; ruff
-then drops the unused ones, sorts the rest and formats the module. A name,
-private or public, is saved once in the package. ``__all__`` and
-``__init__.py`` (each name imported on first use) list the public ones.
+of its notebooks as written, ``from d2l_attention import name`` made
+``from .module import name``, and such an import of each name saved in
+another module; ruff then drops the unused ones, sorts the rest and
+formats the module. A name, private or public, is saved once in the
+package. ``__all__`` and ``__init__.py`` list the public ones.
 
 Errors, naming the cells or modules: a marker written another way
 (``# @save``, ``#@Save``, after a blank first line, closing a line of code),
@@ -40,7 +40,7 @@ NOTEBOOK_NAME = re.compile(r"^\d\d_(\w+)\.ipynb$")
 # what a reader would take for the marker: any case, spaces inside, alone on
 # a line or closing a line of code (the book's `def f():  #@save` style)
 LOOKS_LIKE_MARKER = re.compile(r"^\s*#\s*@\s*save\b|#\s*@\s*save\s*$", re.I)
-# ruff next to this Python (else as a module); drop, sort imports; format
+# ruff beside this Python, or its module: fix imports, sort them, format
 RUFF = Path(sys.executable).with_name("ruff")
 RUFF = [str(RUFF)] if RUFF.exists() else [sys.executable, "-m", "ruff"]
 RUFF_STEPS = ["check --select F --fix", "check --select I --fix", "format"]
