@@ -3,6 +3,7 @@
 
 import torch
 from torch import nn
+
 from .checks import check_attention_inputs
 from .masking import masked_softmax
 
@@ -26,8 +27,9 @@ class AdditiveAttention(nn.Module):
         self.dropout = nn.Dropout(dropout)
 
     def forward(self, queries, keys, values, valid_lens=None):
-        check_attention_inputs(queries, keys, values, self.query_size,
-                               self.key_size)
+        check_attention_inputs(
+            queries, keys, values, self.query_size, self.key_size
+        )
         # (batch_size, no. of queries, num_hiddens),
         # (batch_size, no. of keys, num_hiddens)
         queries, keys = self.W_q(queries), self.W_k(keys)

@@ -3,8 +3,9 @@
 
 import torch
 from torch import nn
-from .encoder_decoder import Decoder
+
 from .additive_attention import AdditiveAttention
+from .encoder_decoder import Decoder
 
 __all__ = [
     "AttentionDecoder",
@@ -29,16 +30,26 @@ class Seq2SeqAttentionDecoder(AttentionDecoder):
     Defined in notebook 06.
     """
 
-    def __init__(self, vocab_size, embed_size, num_hiddens, num_layers,
-                 dropout=0, attention=None, **kwargs):
+    def __init__(
+        self,
+        vocab_size,
+        embed_size,
+        num_hiddens,
+        num_layers,
+        dropout=0,
+        attention=None,
+        **kwargs,
+    ):
         super().__init__(**kwargs)
         if attention is None:  # the book's: additive, num_hiddens wide
-            attention = AdditiveAttention(num_hiddens, num_hiddens,
-                                          num_hiddens, dropout)
+            attention = AdditiveAttention(
+                num_hiddens, num_hiddens, num_hiddens, dropout
+            )
         self.attention = attention
         self.embedding = nn.Embedding(vocab_size, embed_size)
-        self.rnn = nn.GRU(embed_size + num_hiddens, num_hiddens, num_layers,
-                          dropout=dropout)
+        self.rnn = nn.GRU(
+            embed_size + num_hiddens, num_hiddens, num_layers, dropout=dropout
+        )
         self.dense = nn.Linear(num_hiddens, vocab_size)
 
     def init_state(self, enc_outputs, enc_valid_lens, *args):
@@ -56,8 +67,9 @@ class Seq2SeqAttentionDecoder(AttentionDecoder):
             # s_{t'-1}: (batch_size, 1, num_hiddens)
             query = hidden_state[-1].unsqueeze(1)
             # c_{t'}: keys = values = h_1 .. h_T; (batch_size, 1, num_hiddens)
-            context = self.attention(query, enc_outputs, enc_outputs,
-                                     enc_valid_lens)
+            context = self.attention(
+                query, enc_outputs, enc_outputs, enc_valid_lens
+            )
             self._attention_weights.append(self.attention.attention_weights)
             # [c_{t'}; x]: (batch_size, 1, num_hiddens + embed_size)
             # -> (1, batch_size, num_hiddens + embed_size)

@@ -30,8 +30,9 @@ class Messages:
     def use(cls, language):
         """Write the messages in language, "en" or "pt_BR", from now on."""
         if language not in ("en", "pt_BR"):
-            raise ValueError("language must be 'en' or 'pt_BR', got "
-                             f"{language!r}")
+            raise ValueError(
+                f"language must be 'en' or 'pt_BR', got {language!r}"
+            )
         cls.language = language
 
     @classmethod
@@ -47,16 +48,22 @@ def check_scores(X, valid_lens):
     """
     if not torch.is_tensor(X) or X.dim() != 3:
         shape = tuple(X.shape) if torch.is_tensor(X) else type(X).__name__
-        raise ValueError(Messages.say(
-            "X must be a 3-D tensor (batch_size, no. of queries, no. of "
-            f"keys), got {shape}",
-            "X precisa ser um tensor 3-D (batch_size, nº de consultas, nº "
-            f"de chaves); recebido: {shape}"))
+        raise ValueError(
+            Messages.say(
+                "X must be a 3-D tensor (batch_size, no. of queries, no. of "
+                f"keys), got {shape}",
+                "X precisa ser um tensor 3-D (batch_size, nº de consultas, nº "
+                f"de chaves); recebido: {shape}",
+            )
+        )
     if not X.is_floating_point():
-        raise TypeError(Messages.say(
-            f"X must hold floating-point scores, got {X.dtype}",
-            f"X precisa ter pontuações em ponto flutuante; recebido: "
-            f"{X.dtype}"))
+        raise TypeError(
+            Messages.say(
+                f"X must hold floating-point scores, got {X.dtype}",
+                f"X precisa ter pontuações em ponto flutuante; recebido: "
+                f"{X.dtype}",
+            )
+        )
     check_valid_lens(valid_lens, X.shape[0], X.shape[1])
 
 
@@ -72,22 +79,31 @@ def check_valid_lens(valid_lens, batch_size, num_queries):
         return
     if not torch.is_tensor(valid_lens):
         got = type(valid_lens).__name__
-        raise TypeError(Messages.say(
-            f"valid_lens must be a tensor or None, got {got}",
-            f"valid_lens precisa ser um tensor ou None; recebido: {got}"))
+        raise TypeError(
+            Messages.say(
+                f"valid_lens must be a tensor or None, got {got}",
+                f"valid_lens precisa ser um tensor ou None; recebido: {got}",
+            )
+        )
     if valid_lens.shape not in [(batch_size,), (batch_size, num_queries)]:
         shapes, got = f"({batch_size},)", tuple(valid_lens.shape)
-        raise ValueError(Messages.say(
-            f"valid_lens must have shape {shapes} or ({batch_size}, "
-            f"{num_queries}), one length per example or per query, got "
-            f"{got}",
-            f"valid_lens precisa ter formato {shapes} ou ({batch_size}, "
-            f"{num_queries}), um comprimento por exemplo ou por consulta; "
-            f"recebido: {got}"))
+        raise ValueError(
+            Messages.say(
+                f"valid_lens must have shape {shapes} or ({batch_size}, "
+                f"{num_queries}), one length per example or per query, got "
+                f"{got}",
+                f"valid_lens precisa ter formato {shapes} ou ({batch_size}, "
+                f"{num_queries}), um comprimento por exemplo ou por consulta; "
+                f"recebido: {got}",
+            )
+        )
     if valid_lens.dtype == torch.bool or valid_lens.is_complex():
-        raise TypeError(Messages.say(
-            f"valid_lens must be integers, got {valid_lens.dtype}",
-            f"valid_lens precisa ter inteiros; recebido: {valid_lens.dtype}"))
+        raise TypeError(
+            Messages.say(
+                f"valid_lens must be integers, got {valid_lens.dtype}",
+                f"valid_lens precisa ter inteiros; recebido: {valid_lens.dtype}",
+            )
+        )
 
 
 def check_valid_lens_values(valid_lens):
@@ -100,13 +116,17 @@ def check_valid_lens_values(valid_lens):
         bad |= valid_lens != valid_lens.round()
     if bad.any():
         got = valid_lens.tolist()
-        raise ValueError(Messages.say(
-            f"valid_lens must be whole numbers >= 0, got {got}",
-            f"valid_lens precisa ter números inteiros >= 0; recebido: {got}"))
+        raise ValueError(
+            Messages.say(
+                f"valid_lens must be whole numbers >= 0, got {got}",
+                f"valid_lens precisa ter números inteiros >= 0; recebido: {got}",
+            )
+        )
 
 
-def check_attention_inputs(queries, keys, values, query_size=None,
-                           key_size=None, value_size=None):
+def check_attention_inputs(
+    queries, keys, values, query_size=None, key_size=None, value_size=None
+):
     """Raise ValueError/TypeError unless queries, keys, values fit together.
 
     Each must be 3-D, (batch_size, no. of items, features); batch sizes
@@ -117,37 +137,51 @@ def check_attention_inputs(queries, keys, values, query_size=None,
     for name, tensor in named.items():
         if not torch.is_tensor(tensor):
             got = type(tensor).__name__
-            raise TypeError(Messages.say(
-                f"{name} must be a tensor, got {got}",
-                f"o argumento {name} precisa ser um tensor; recebido: {got}"))
+            raise TypeError(
+                Messages.say(
+                    f"{name} must be a tensor, got {got}",
+                    f"o argumento {name} precisa ser um tensor; recebido: {got}",
+                )
+            )
         if tensor.dim() != 3:
             got = tuple(tensor.shape)
-            raise ValueError(Messages.say(
-                f"{name} must be 3-D (batch_size, no. of items, features), "
-                f"got shape {got}",
-                f"o argumento {name} precisa ser 3-D (batch_size, nº de "
-                f"itens, atributos); o formato recebido foi {got}"))
+            raise ValueError(
+                Messages.say(
+                    f"{name} must be 3-D (batch_size, no. of items, features), "
+                    f"got shape {got}",
+                    f"o argumento {name} precisa ser 3-D (batch_size, nº de "
+                    f"itens, atributos); o formato recebido foi {got}",
+                )
+            )
     batch_sizes = {name: tensor.shape[0] for name, tensor in named.items()}
     if len(set(batch_sizes.values())) > 1:
-        raise ValueError(Messages.say(
-            f"batch sizes disagree: {batch_sizes}",
-            f"os tamanhos de lote não batem: {batch_sizes}"))
+        raise ValueError(
+            Messages.say(
+                f"batch sizes disagree: {batch_sizes}",
+                f"os tamanhos de lote não batem: {batch_sizes}",
+            )
+        )
     num_keys, num_values = keys.shape[1], values.shape[1]
     if num_keys != num_values:
-        raise ValueError(Messages.say(
-            f"keys and values must pair up: {num_keys} keys but "
-            f"{num_values} values",
-            f"chaves e valores precisam formar pares: {num_keys} chaves, "
-            f"mas {num_values} valores"))
-    expected = {"queries": query_size, "keys": key_size,
-                "values": value_size}
+        raise ValueError(
+            Messages.say(
+                f"keys and values must pair up: {num_keys} keys but "
+                f"{num_values} values",
+                f"chaves e valores precisam formar pares: {num_keys} chaves, "
+                f"mas {num_values} valores",
+            )
+        )
+    expected = {"queries": query_size, "keys": key_size, "values": value_size}
     for name, size in expected.items():
         got = named[name].shape[-1]
         if size is not None and got != size:
-            raise ValueError(Messages.say(
-                f"{name} must have {size} features, got {got}",
-                f"o argumento {name} precisa ter {size} atributos; "
-                f"recebido: {got}"))
+            raise ValueError(
+                Messages.say(
+                    f"{name} must have {size} features, got {got}",
+                    f"o argumento {name} precisa ter {size} atributos; "
+                    f"recebido: {got}",
+                )
+            )
 
 
 def check_dot_product_inputs(queries, keys, values):
@@ -159,11 +193,14 @@ def check_dot_product_inputs(queries, keys, values):
     check_attention_inputs(queries, keys, values)
     d, got = keys.shape[-1], queries.shape[-1]
     if got != d:
-        raise ValueError(Messages.say(
-            f"queries must have as many features as the keys ({d}), got "
-            f"{got}",
-            f"as consultas precisam ter tantos atributos quanto as chaves "
-            f"({d}); recebido: {got}"))
+        raise ValueError(
+            Messages.say(
+                f"queries must have as many features as the keys ({d}), got "
+                f"{got}",
+                f"as consultas precisam ter tantos atributos quanto as chaves "
+                f"({d}); recebido: {got}",
+            )
+        )
 
 
 def check_num_heads(num_hiddens, num_heads):
@@ -172,8 +209,11 @@ def check_num_heads(num_hiddens, num_heads):
     Defined in notebook 04.
     """
     if num_heads < 1 or num_hiddens % num_heads != 0:
-        raise ValueError(Messages.say(
-            f"num_hiddens ({num_hiddens}) must be divisible by num_heads "
-            f"({num_heads})",
-            f"num_hiddens ({num_hiddens}) precisa ser divisível por "
-            f"num_heads ({num_heads})"))
+        raise ValueError(
+            Messages.say(
+                f"num_hiddens ({num_hiddens}) must be divisible by num_heads "
+                f"({num_heads})",
+                f"num_hiddens ({num_hiddens}) precisa ser divisível por "
+                f"num_heads ({num_heads})",
+            )
+        )

@@ -53,8 +53,11 @@ def run_to_valid_length(rnn, X, valid_len):
     and the state after each sequence's last valid step (see the optional
     part). Defined in notebook 05.
     """
-    packed = pack_padded_sequence(X, valid_len.cpu(),  # lengths on the CPU
-                                  enforce_sorted=False)
+    packed = pack_padded_sequence(
+        X,
+        valid_len.cpu(),  # lengths on the CPU
+        enforce_sorted=False,
+    )
     outputs, state = rnn(packed)
     return pad_packed_sequence(outputs)[0], state
 
@@ -65,12 +68,18 @@ class Seq2SeqEncoder(Encoder):
     Defined in notebook 05.
     """
 
-    def __init__(self, vocab_size, embed_size, num_hiddens, num_layers,
-                 dropout=0, **kwargs):
+    def __init__(
+        self,
+        vocab_size,
+        embed_size,
+        num_hiddens,
+        num_layers,
+        dropout=0,
+        **kwargs,
+    ):
         super().__init__(**kwargs)
         self.embedding = nn.Embedding(vocab_size, embed_size)
-        self.rnn = nn.GRU(embed_size, num_hiddens, num_layers,
-                          dropout=dropout)
+        self.rnn = nn.GRU(embed_size, num_hiddens, num_layers, dropout=dropout)
 
     def forward(self, X, valid_len=None, *args):
         # (batch_size, num_steps) -> (num_steps, batch_size, embed_size);
@@ -92,12 +101,20 @@ class Seq2SeqDecoder(Decoder):
     Defined in notebook 05.
     """
 
-    def __init__(self, vocab_size, embed_size, num_hiddens, num_layers,
-                 dropout=0, **kwargs):
+    def __init__(
+        self,
+        vocab_size,
+        embed_size,
+        num_hiddens,
+        num_layers,
+        dropout=0,
+        **kwargs,
+    ):
         super().__init__(**kwargs)
         self.embedding = nn.Embedding(vocab_size, embed_size)
-        self.rnn = nn.GRU(embed_size + num_hiddens, num_hiddens, num_layers,
-                          dropout=dropout)
+        self.rnn = nn.GRU(
+            embed_size + num_hiddens, num_hiddens, num_layers, dropout=dropout
+        )
         self.dense = nn.Linear(num_hiddens, vocab_size)
 
     def init_state(self, enc_outputs, *args):

@@ -3,6 +3,7 @@
 
 from torch import nn
 from torch.nn import functional as F
+
 from .masking import sequence_mask
 
 __all__ = [
@@ -21,9 +22,11 @@ class MaskedSoftmaxCELoss(nn.Module):
         # steps is num_steps, or fewer when padding columns were cut
         batch_size, steps, vocab_size = pred.shape
         # (batch_size * steps, vocab_size) against (batch_size * steps,)
-        losses = F.cross_entropy(pred.reshape(batch_size * steps, vocab_size),
-                                 label.reshape(batch_size * steps),
-                                 reduction="none")
+        losses = F.cross_entropy(
+            pred.reshape(batch_size * steps, vocab_size),
+            label.reshape(batch_size * steps),
+            reduction="none",
+        )
         # (batch_size, steps), zero past each valid length
         losses = sequence_mask(losses.reshape(batch_size, steps), valid_len)
         num_steps = steps if num_steps is None else num_steps

@@ -3,7 +3,8 @@
 
 import torch
 from torch import nn
-from .checks import check_valid_lens_values, check_scores, check_valid_lens
+
+from .checks import check_scores, check_valid_lens, check_valid_lens_values
 
 __all__ = [
     "valid_lens_to_mask",

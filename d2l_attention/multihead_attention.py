@@ -3,14 +3,15 @@
 
 import torch
 from torch import nn
+
 from .checks import (
-    check_num_heads,
     check_attention_inputs,
-    check_valid_lens,
     check_dot_product_inputs,
+    check_num_heads,
+    check_valid_lens,
 )
-from .scaled_dot_product_attention import DotProductAttention
 from .masking import valid_lens_to_mask
+from .scaled_dot_product_attention import DotProductAttention
 
 __all__ = [
     "transpose_qkv",
@@ -59,8 +60,17 @@ class MultiHeadAttention(nn.Module):
     Defined in notebook 04.
     """
 
-    def __init__(self, key_size, query_size, value_size, num_hiddens,
-                 num_heads, dropout, bias=False, **kwargs):
+    def __init__(
+        self,
+        key_size,
+        query_size,
+        value_size,
+        num_hiddens,
+        num_heads,
+        dropout,
+        bias=False,
+        **kwargs,
+    ):
         super().__init__(**kwargs)
         check_num_heads(num_hiddens, num_heads)
         self.num_heads = num_heads
@@ -83,8 +93,9 @@ class MultiHeadAttention(nn.Module):
             # each example's lengths once per head, in the row order above:
             # (batch_size * num_heads,) or
             # (batch_size * num_heads, no. of queries)
-            valid_lens = torch.repeat_interleave(valid_lens, self.num_heads,
-                                                 dim=0)
+            valid_lens = torch.repeat_interleave(
+                valid_lens, self.num_heads, dim=0
+            )
         # (batch_size * num_heads, no. of queries, num_hiddens / num_heads)
         output = self.attention(queries, keys, values, valid_lens)
         # -> (batch_size, no. of queries, num_hiddens)
@@ -100,8 +111,9 @@ class MultiHeadAttention(nn.Module):
         rows, num_queries, num_keys = weights.shape
         # (batch_size * num_heads, no. of queries, no. of keys)
         # -> (batch_size, num_heads, no. of queries, no. of keys)
-        return weights.reshape(rows // self.num_heads, self.num_heads,
-                               num_queries, num_keys)
+        return weights.reshape(
+            rows // self.num_heads, self.num_heads, num_queries, num_keys
+        )
 
 
 def fused_attention(queries, keys, values, valid_lens=None, dropout_p=0.0):
@@ -114,8 +126,9 @@ def fused_attention(queries, keys, values, valid_lens=None, dropout_p=0.0):
     if valid_lens is not None:
         # (batch_size, 1 or no. of queries, no. of keys), with a head axis:
         # (batch_size, 1, 1 or no. of queries, no. of keys)
-        mask = valid_lens_to_mask(valid_lens, keys.shape[1],
-                                  queries.device)[:, None]
+        mask = valid_lens_to_mask(valid_lens, keys.shape[1], queries.device)[
+            :, None
+        ]
     # a head axis of size 1, (batch_size, 1, no. of items, features):
     # PyTorch's fused CPU kernel takes 4-D inputs only, 3-D ones go to its
     # unfused path
@@ -124,7 +137,8 @@ def fused_attention(queries, keys, values, valid_lens=None, dropout_p=0.0):
     # -> softmax -> @ (batch_size, 1, no. of keys, value_size)
     # -> (batch_size, 1, no. of queries, value_size)
     output = nn.functional.scaled_dot_product_attention(
-        queries, keys, values, attn_mask=mask, dropout_p=dropout_p)
+        queries, keys, values, attn_mask=mask, dropout_p=dropout_p
+    )
     return output[:, 0]  # (batch_size, no. of queries, value_size)
 
 
@@ -161,25 +175,35 @@ def to_torch_multihead(ours):
     """
     query_size, key_size, value_size = ours.sizes
     if query_size != ours.W_q.out_features:
-        raise ValueError("nn.MultiheadAttention needs query_size == "
-                         f"num_hiddens, got {query_size} and "
-                         f"{ours.W_q.out_features}")
+        raise ValueError(
+            "nn.MultiheadAttention needs query_size == "
+            f"num_hiddens, got {query_size} and "
+            f"{ours.W_q.out_features}"
+        )
     theirs = nn.MultiheadAttention(
-        query_size, ours.num_heads, dropout=ours.attention.dropout.p,
-        bias=ours.W_q.bias is not None, kdim=key_size, vdim=value_size,
-        batch_first=True, device=ours.W_q.weight.device,
-        dtype=ours.W_q.weight.dtype)
+        query_size,
+        ours.num_heads,
+        dropout=ours.attention.dropout.p,
+        bias=ours.W_q.bias is not None,
+        kdim=key_size,
+        vdim=value_size,
+        batch_first=True,
+        device=ours.W_q.weight.device,
+        dtype=ours.W_q.weight.dtype,
+    )
     projections = [ours.W_q, ours.W_k, ours.W_v]
     with torch.no_grad():
         if theirs.in_proj_weight is not None:  # one packed matrix
             theirs.in_proj_weight.copy_(
-                torch.cat([layer.weight for layer in projections]))
+                torch.cat([layer.weight for layer in projections])
+            )
         else:  # kdim or vdim differ from embed_dim: three matrices
             for name, layer in zip("qkv", projections, strict=True):
                 getattr(theirs, f"{name}_proj_weight").copy_(layer.weight)
         theirs.out_proj.weight.copy_(ours.W_o.weight)
         if theirs.in_proj_bias is not None:
             theirs.in_proj_bias.copy_(
-                torch.cat([layer.bias for layer in projections]))
+                torch.cat([layer.bias for layer in projections])
+            )
             theirs.out_proj.bias.copy_(ours.W_o.bias)
     return theirs

@@ -5,7 +5,9 @@ import collections
 import hashlib
 import re
 from pathlib import Path
+
 import torch
+
 from .checks import Messages
 
 __all__ = [
@@ -34,13 +36,16 @@ def find_data_file():
     for folder in [here, *here.parents]:
         if (folder / "data" / name).is_file():
             return folder / "data" / name
-    raise FileNotFoundError(Messages.say(
-        f"the English-French pairs data/{name} are neither in {here} nor "
-        "in a folder above it: run the notebook inside the project folder, "
-        f"or restore the file there with `git checkout -- data/{name}`",
-        f"os pares inglês-francês data/{name} não estão em {here} nem numa "
-        "pasta acima: rode o notebook dentro da pasta do projeto ou "
-        f"restaure o arquivo com `git checkout -- data/{name}`"))
+    raise FileNotFoundError(
+        Messages.say(
+            f"the English-French pairs data/{name} are neither in {here} nor "
+            "in a folder above it: run the notebook inside the project folder, "
+            f"or restore the file there with `git checkout -- data/{name}`",
+            f"os pares inglês-francês data/{name} não estão em {here} nem numa "
+            "pasta acima: rode o notebook dentro da pasta do projeto ou "
+            f"restaure o arquivo com `git checkout -- data/{name}`",
+        )
+    )
 
 
 def check_corpus(data, path):
@@ -49,23 +54,35 @@ def check_corpus(data, path):
     Defined in notebook 05.
     """
     # SHA-256 of data/fra-eng-first-5000.txt, its lines ending in "\n"
-    shipped = ("2d3060f80d80b26ceb3e89a733f7b473"
-               "0c197548c96aa692a4d6d94b274bb49b")
+    shipped = (
+        "2d3060f80d80b26ceb3e89a733f7b4730c197548c96aa692a4d6d94b274bb49b"
+    )
     if hashlib.sha256(data).hexdigest() == shipped:
         return
-    problem = ("is empty" if not data
-               else "has Windows line endings (CRLF)" if b"\r\n" in data
-               else "was edited or damaged")
-    problem_pt = ("está vazio" if not data
-                  else "tem fins de linha do Windows (CRLF)"
-                  if b"\r\n" in data else "foi editado ou danificado")
-    raise ValueError(Messages.say(
-        f"{path} {problem}: it is not the excerpt the notebooks were made "
-        f"with; restore it with `git checkout -- data/{path.name}` in the "
-        "project folder",
-        f"{path} {problem_pt}: não é o trecho com que os notebooks foram "
-        f"feitos; restaure-o com `git checkout -- data/{path.name}` na "
-        "pasta do projeto"))
+    problem = (
+        "is empty"
+        if not data
+        else "has Windows line endings (CRLF)"
+        if b"\r\n" in data
+        else "was edited or damaged"
+    )
+    problem_pt = (
+        "está vazio"
+        if not data
+        else "tem fins de linha do Windows (CRLF)"
+        if b"\r\n" in data
+        else "foi editado ou danificado"
+    )
+    raise ValueError(
+        Messages.say(
+            f"{path} {problem}: it is not the excerpt the notebooks were made "
+            f"with; restore it with `git checkout -- data/{path.name}` in the "
+            "project folder",
+            f"{path} {problem_pt}: não é o trecho com que os notebooks foram "
+            f"feitos; restaure-o com `git checkout -- data/{path.name}` na "
+            "pasta do projeto",
+        )
+    )
 
 
 def read_data_nmt():
@@ -112,7 +129,8 @@ class Vocab:
 
     def __init__(self, tokens=None, min_freq=0, reserved_tokens=None):
         counts = collections.Counter(
-            token for line in tokens or [] for token in line)
+            token for line in tokens or [] for token in line
+        )
         self.idx_to_token = ["<unk>"] + list(reserved_tokens or [])
         self.token_to_idx = {t: i for i, t in enumerate(self.idx_to_token)}
         # most_common sorts by count; equal counts keep first-seen order
@@ -152,8 +170,10 @@ def build_array_nmt(lines, vocab, num_steps):
 
     Defined in notebook 05.
     """
-    rows = [truncate_pad(vocab[line] + [vocab["<eos>"]], num_steps,
-                         vocab["<pad>"]) for line in lines]
+    rows = [
+        truncate_pad(vocab[line] + [vocab["<eos>"]], num_steps, vocab["<pad>"])
+        for line in lines
+    ]
     array = torch.tensor(rows, dtype=torch.long)  # (no. of lines, num_steps)
     valid_len = (array != vocab["<pad>"]).sum(dim=1)  # (no. of lines,)
     return array, valid_len

@@ -4,9 +4,10 @@
 
 import matplotlib.pyplot as plt
 import torch
-from matplotlib.ticker import MaxNLocator
 from IPython.display import display
 from matplotlib import ticker
+from matplotlib.ticker import MaxNLocator
+
 from .checks import Messages
 
 __all__ = [
@@ -15,8 +16,9 @@ __all__ = [
 ]
 
 
-def show_heatmaps(matrices, xlabel, ylabel, titles=None, figsize=(2.5, 2.5),
-                  cmap="Reds"):
+def show_heatmaps(
+    matrices, xlabel, ylabel, titles=None, figsize=(2.5, 2.5), cmap="Reds"
+):
     """Return a figure with one heatmap per matrix of a 4-D tensor.
 
     matrices has shape (no. of rows, no. of columns, no. of queries,
@@ -26,23 +28,34 @@ def show_heatmaps(matrices, xlabel, ylabel, titles=None, figsize=(2.5, 2.5),
     matrices = torch.as_tensor(matrices).detach().float().cpu()
     if matrices.dim() != 4:
         got = tuple(matrices.shape)
-        raise ValueError(Messages.say(
-            f"matrices must be 4-D (rows, columns, queries, keys), got shape "
-            f"{got}",
-            f"matrices precisa ser 4-D (linhas, colunas, consultas, chaves); "
-            f"o formato recebido foi {got}"))
+        raise ValueError(
+            Messages.say(
+                f"matrices must be 4-D (rows, columns, queries, keys), got shape "
+                f"{got}",
+                f"matrices precisa ser 4-D (linhas, colunas, consultas, chaves); "
+                f"o formato recebido foi {got}",
+            )
+        )
     num_rows, num_cols, num_queries, num_keys = matrices.shape
-    fig, axes = plt.subplots(num_rows, num_cols, figsize=figsize,
-                             sharex=True, sharey=True, squeeze=False)
+    fig, axes = plt.subplots(
+        num_rows,
+        num_cols,
+        figsize=figsize,
+        sharex=True,
+        sharey=True,
+        squeeze=False,
+    )
     for i in range(num_rows):
         for j in range(num_cols):
             ax = axes[i, j]
-            image = ax.imshow(matrices[i, j].numpy(), cmap=cmap, vmin=0,
-                              vmax=1)
+            image = ax.imshow(
+                matrices[i, j].numpy(), cmap=cmap, vmin=0, vmax=1
+            )
             # a tick at every index up to 16, else a few whole numbers
             for axis, size in [(ax.xaxis, num_keys), (ax.yaxis, num_queries)]:
-                axis.set_major_locator(MaxNLocator(
-                    min(size, 16), integer=True, min_n_ticks=1))
+                axis.set_major_locator(
+                    MaxNLocator(min(size, 16), integer=True, min_n_ticks=1)
+                )
             if i == num_rows - 1:
                 ax.set_xlabel(xlabel)
             if j == 0:
@@ -61,8 +74,11 @@ class LossCurve:
     """
 
     # what the figure says; a notebook in another language sets its own
-    labels = {"epoch": "epoch", "loss": "cross-entropy per target token",
-              "training": "training"}
+    labels = {
+        "epoch": "epoch",
+        "loss": "cross-entropy per target token",
+        "training": "training",
+    }
 
     def __init__(self, num_epochs, figsize=(3.5, 2.5), reference=None):
         self.fig, self.ax = plt.subplots(figsize=figsize)
@@ -80,8 +96,12 @@ class LossCurve:
             label, value = self.reference
             self.ax.axhline(value, color="tab:red", ls="--", label=label)
             self.ax.legend(fontsize=8)
-        self.ax.set(xlabel=self.labels["epoch"], ylabel=self.labels["loss"],
-                    yscale="log", xlim=(1, self.num_epochs))
+        self.ax.set(
+            xlabel=self.labels["epoch"],
+            ylabel=self.labels["loss"],
+            yscale="log",
+            xlim=(1, self.num_epochs),
+        )
         # plain numbers at 0.1, 0.2, 0.5, 1, 2, 5 ...
         self.ax.yaxis.set_major_locator(ticker.LogLocator(subs=(1, 2, 5)))
         self.ax.yaxis.set_major_formatter(ticker.FormatStrFormatter("%g"))

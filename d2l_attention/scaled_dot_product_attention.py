@@ -2,8 +2,10 @@
 # notebooks/03_scaled_dot_product_attention.ipynb
 
 import math
+
 import torch
 from torch import nn
+
 from .checks import check_dot_product_inputs
 from .masking import masked_softmax
 

@@ -4,6 +4,7 @@
 import torch
 from torch import nn
 from tqdm.auto import tqdm
+
 from .loss import MaskedSoftmaxCELoss
 from .plotting import LossCurve
 
@@ -46,7 +47,7 @@ def train_epoch_seq2seq(net, data_iter, loss, optimizer, bos, device):
     for X, X_valid_len, Y, Y_valid_len in data_iter:
         num_steps = Y.shape[1]
         # the shortcut: drop the columns that are padding in every target
-        Y = Y[:, :int(Y_valid_len.max())]
+        Y = Y[:, : int(Y_valid_len.max())]
         X, Y = X.to(device), Y.to(device)
         bos_column = torch.full((Y.shape[0], 1), bos, device=device)
         dec_input = torch.cat([bos_column, Y[:, :-1]], 1)  # teacher forcing
@@ -62,8 +63,17 @@ def train_epoch_seq2seq(net, data_iter, loss, optimizer, bos, device):
     return total_loss, num_tokens
 
 
-def train_seq2seq(net, data_iter, lr, num_epochs, tgt_vocab, device,
-                  plot=True, progress=True, reference=None):
+def train_seq2seq(
+    net,
+    data_iter,
+    lr,
+    num_epochs,
+    tgt_vocab,
+    device,
+    plot=True,
+    progress=True,
+    reference=None,
+):
     """Train net; return its cross-entropy per target token, every epoch.
 
     The curve shows it at epoch 1 and then every tenth; reference, if
@@ -77,9 +87,11 @@ def train_seq2seq(net, data_iter, lr, num_epochs, tgt_vocab, device,
     losses = []
     for epoch in tqdm(range(num_epochs), disable=not progress):
         total_loss, num_tokens = train_epoch_seq2seq(
-            net, data_iter, loss, optimizer, bos, device)
+            net, data_iter, loss, optimizer, bos, device
+        )
         losses.append(total_loss / num_tokens)
-        if curve is not None and (epoch == 0 or (epoch + 1) % 10 == 0
-                                  or epoch + 1 == num_epochs):
+        if curve is not None and (
+            epoch == 0 or (epoch + 1) % 10 == 0 or epoch + 1 == num_epochs
+        ):
             curve.add(epoch + 1, losses[-1])
     return losses

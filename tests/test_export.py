@@ -1,15 +1,12 @@
 """tools/export.py: #@save cells become the package; near misses fail."""
 
+import importlib
 import sys
-from pathlib import Path
 
 import nbformat
 import pytest
 
 from tools import export
-
-ROOT = Path(__file__).resolve().parent.parent
-
 
 IMPORTS = "#@save\nimport math"
 SQUARE = '#@save\ndef square(x):\n    """Return x * x."""\n    return x * x'
@@ -20,8 +17,9 @@ USE = ("#@save\nfrom d2l_attention import square\n\n\n"
        "def cube(x):\n    return square(x) * x")
 
 
-def write_notebook(folder, name, sources, ids=None):
-    """Write a notebook of code cells (and a markdown cell first)."""
+def write_notebook(tmp_path, name, sources, ids=None):
+    """Write notebooks/name (markdown, code cells); return notebooks/."""
+    folder = tmp_path / "notebooks"
     notebook = nbformat.v4.new_notebook()
     notebook.cells.append(nbformat.v4.new_markdown_cell(
         "Cells marked `#@save` go into the package."))
@@ -31,7 +29,7 @@ def write_notebook(folder, name, sources, ids=None):
         notebook.cells.append(cell)
     folder.mkdir(exist_ok=True)
     nbformat.write(notebook, folder / name)
-    return folder / name
+    return folder
 
 
 def export_error(notebooks):
@@ -42,11 +40,10 @@ def export_error(notebooks):
 
 
 def test_saved_cells_become_modules_and_init(tmp_path):
-    notebooks = tmp_path / "notebooks"
-    write_notebook(notebooks, "01_first.ipynb",
-                   [IMPORTS, SQUARE, "print(square(3))", HELPER, SCALE])
-    write_notebook(notebooks, "02_second.ipynb", [USE])
-    write_notebook(notebooks, "scratch.ipynb", ["x = 1"])  # not exported
+    notebooks = write_notebook(tmp_path, "01_first.ipynb", [
+        IMPORTS, SQUARE, "print(square(3))", HELPER, SCALE])
+    write_notebook(tmp_path, "02_second.ipynb", [USE])
+    write_notebook(tmp_path, "scratch.ipynb", ["x = 1"])  # not exported
     package = tmp_path / "pkg"
     files = export.package_files(notebooks, package)
     assert sorted(path.name for path in files) == [
@@ -73,39 +70,31 @@ def test_saved_cells_become_modules_and_init(tmp_path):
 
 
 @pytest.mark.parametrize("source", [
-    "# @save\ndef f():\n    pass",
-    "#@ save\ndef f():\n    pass",
-    "#@Save\ndef f():\n    pass",
-    "#@SAVE\ndef f():\n    pass",
-    "#@save \ndef f():\n    pass",
-    " #@save\ndef f():\n    pass",
-    "\n#@save\ndef f():\n    pass",
-    "\n\n#@save\ndef f():\n    pass",
-    "import math\n#@save\ndef f():\n    pass",
-    "def f():  #@save\n    pass",
+    "# @save\ndef f():\n    pass", "#@ save\ndef f():\n    pass",
+    "#@Save\ndef f():\n    pass", "#@SAVE\ndef f():\n    pass",
+    "#@save \ndef f():\n    pass", " #@save\ndef f():\n    pass",
+    "\n#@save\ndef f():\n    pass", "\n\n#@save\ndef f():\n    pass",
+    "import math\n#@save\ndef f():\n    pass", "def f():  #@save\n    pass",
 ])
 def test_near_miss_marker_is_an_error_naming_the_cell(tmp_path, source):
-    notebooks = tmp_path / "notebooks"
-    write_notebook(notebooks, "01_first.ipynb", [SQUARE, source],
-                   ids=["ok", "nearmiss"])
+    notebooks = write_notebook(tmp_path, "01_first.ipynb", [SQUARE, source],
+                               ids=["ok", "nearmiss"])
     message = export_error(notebooks)
     assert "notebooks/01_first.ipynb, cell 3, id nearmiss" in message
     assert "exactly '#@save'" in message
 
 
 def test_comments_and_prose_about_saving_are_not_markers(tmp_path):
-    notebooks = tmp_path / "notebooks"
-    write_notebook(notebooks, "01_first.ipynb", [
+    notebooks = write_notebook(tmp_path, "01_first.ipynb", [
         SQUARE, "# save the figure\nx = 1", "# the @save decorator\ny = 2"])
     files = export.package_files(notebooks, tmp_path / "pkg")
     assert "def square" in files[tmp_path / "pkg" / "first.py"]
 
 
 def test_name_saved_in_two_notebooks_names_both(tmp_path):
-    notebooks = tmp_path / "notebooks"
-    write_notebook(notebooks, "01_first.ipynb", [IMPORTS, SQUARE],
-                   ids=["imports", "one"])
-    write_notebook(notebooks, "03_third.ipynb", [HELPER, SQUARE],
+    notebooks = write_notebook(tmp_path, "01_first.ipynb", [IMPORTS, SQUARE],
+                               ids=["imports", "one"])
+    write_notebook(tmp_path, "03_third.ipynb", [HELPER, SQUARE],
                    ids=["helper", "two"])
     message = export_error(notebooks)
     assert "square is saved twice" in message
@@ -114,27 +103,45 @@ def test_name_saved_in_two_notebooks_names_both(tmp_path):
 
 
 def test_name_saved_twice_in_one_notebook_names_both_cells(tmp_path):
-    notebooks = tmp_path / "notebooks"
-    write_notebook(notebooks, "01_first.ipynb", [HELPER, SQUARE, HELPER],
-                   ids=["a", "b", "c"])
+    notebooks = write_notebook(tmp_path, "01_first.ipynb",
+                               [HELPER, SQUARE, HELPER], ids=["a", "b", "c"])
     message = export_error(notebooks)
     assert "_helper is saved twice" in message
     assert "cell 2, id a" in message and "cell 4, id c" in message
 
 
 def test_name_defined_twice_in_one_cell(tmp_path):
-    notebooks = tmp_path / "notebooks"
-    write_notebook(notebooks, "01_first.ipynb",
-                   [SQUARE + "\n\n\n" + SQUARE.removeprefix("#@save\n")])
+    notebooks = write_notebook(tmp_path, "01_first.ipynb", [
+        SQUARE + "\n\n\n" + SQUARE.removeprefix("#@save\n")])
     assert "square is defined twice" in export_error(notebooks)
 
 
-def test_private_names_may_repeat_across_notebooks(tmp_path):
-    notebooks = tmp_path / "notebooks"
-    write_notebook(notebooks, "01_first.ipynb", [HELPER, SQUARE])
-    write_notebook(notebooks, "02_second.ipynb", [HELPER, USE])
-    files = export.package_files(notebooks, tmp_path / "pkg")
-    assert "_helper" not in files[tmp_path / "pkg" / "__init__.py"]
+def test_private_helpers_cross_modules(tmp_path, monkeypatch):
+    notebooks = write_notebook(tmp_path, "01_first.ipynb", [HELPER, SQUARE])
+    write_notebook(tmp_path, "02_second.ipynb", [
+        "#@save\nfrom d2l_attention import _helper\n\n\n"
+        "def two():\n    return _helper() + 1"])
+    package = tmp_path / "pkg"
+    files = export.package_files(notebooks, package)
+    assert ('from .first import _helper\n\n__all__ = [\n    "two",\n]\n'
+            in files[package / "second.py"])  # private: not in __all__
+    export.write_package(files, package)
+    monkeypatch.syspath_prepend(tmp_path)
+    assert importlib.import_module("pkg").two() == 2
+    write_notebook(tmp_path, "03_third.ipynb", [HELPER], ids=["again"])
+    message = export_error(notebooks)
+    assert "_helper is saved twice" in message
+    assert "01_first.ipynb, cell 2" in message and "id again" in message
+
+
+def test_unused_imports_are_dropped_used_ones_kept_and_sorted(tmp_path):
+    notebooks = write_notebook(tmp_path, "01_first.ipynb", [
+        "#@save\nimport sys\nfrom os import sep, path\nimport math as m",
+        "#@save\ndef root(x):\n    return path.join(str(m.sqrt(x)))"])
+    text = export.package_files(notebooks, tmp_path / "pkg")[
+        tmp_path / "pkg" / "first.py"]
+    assert "\n\nimport math as m\nfrom os import path\n\n__all__" in text
+    assert "sys" not in text and "sep" not in text
 
 
 @pytest.mark.parametrize("source, problem", [
@@ -146,29 +153,26 @@ def test_private_names_may_repeat_across_notebooks(tmp_path):
     ("#@save\ndef f(:\n    pass", "invalid syntax"),
 ])
 def test_other_bad_saved_cells_are_errors(tmp_path, source, problem):
-    notebooks = tmp_path / "notebooks"
-    write_notebook(notebooks, "01_first.ipynb", [source], ids=["bad"])
+    notebooks = write_notebook(tmp_path, "01_first.ipynb", [source],
+                               ids=["bad"])
     message = export_error(notebooks)
     assert "01_first.ipynb, cell 2, id bad" in message and problem in message
 
 
 def test_saved_cells_in_a_misnamed_notebook_are_an_error(tmp_path):
-    notebooks = tmp_path / "notebooks"
-    write_notebook(notebooks, "first.ipynb", [SQUARE])
+    notebooks = write_notebook(tmp_path, "first.ipynb", [SQUARE])
     assert "is not NN_name.ipynb" in export_error(notebooks)
 
 
 def test_every_problem_is_reported_at_once(tmp_path):
-    notebooks = tmp_path / "notebooks"
-    write_notebook(notebooks, "01_first.ipynb", ["# @save\nx = 1"])
-    write_notebook(notebooks, "02_second.ipynb", ["#@Save\ny = 2"])
+    notebooks = write_notebook(tmp_path, "01_first.ipynb", ["# @save\nx = 1"])
+    write_notebook(tmp_path, "02_second.ipynb", ["#@Save\ny = 2"])
     message = export_error(notebooks)
     assert "01_first.ipynb" in message and "02_second.ipynb" in message
 
 
 def test_main_reports_one_line_per_problem(tmp_path, monkeypatch, capsys):
-    notebooks = tmp_path / "notebooks"
-    write_notebook(notebooks, "01_first.ipynb", ["\n#@save\nx = 1"])
+    notebooks = write_notebook(tmp_path, "01_first.ipynb", ["\n#@save\nx = 1"])
     monkeypatch.setattr(export, "NOTEBOOKS", notebooks)
     monkeypatch.setattr(sys, "argv", ["export.py", "--check"])
     assert export.main() == 1
@@ -177,13 +181,11 @@ def test_main_reports_one_line_per_problem(tmp_path, monkeypatch, capsys):
 
 
 def test_a_cell_names_its_module_and_gets_the_imports_it_uses(tmp_path):
-    notebooks = tmp_path / "notebooks"
-    plot = ("#@save plotting\ndef draw(x):\n"
-            "    return plt.plot(square(x))")
-    write_notebook(notebooks, "01_first.ipynb", [
+    plot = "#@save plotting\ndef draw(x):\n    return plt.plot(square(x))"
+    notebooks = write_notebook(tmp_path, "01_first.ipynb", [
         "#@save\nimport math\nimport matplotlib.pyplot as plt",
         SQUARE, plot])
-    write_notebook(notebooks, "02_second.ipynb", [
+    write_notebook(tmp_path, "02_second.ipynb", [
         "#@save plotting\ndef draw_cube(x):\n    return draw(x) * x"])
     package = tmp_path / "pkg"
     files = export.package_files(notebooks, package)
@@ -202,23 +204,21 @@ def test_a_cell_names_its_module_and_gets_the_imports_it_uses(tmp_path):
 
 
 def test_a_module_named_like_a_public_name_is_an_error(tmp_path):
-    notebooks = tmp_path / "notebooks"
-    write_notebook(notebooks, "01_square.ipynb", [SQUARE], ids=["sq"])
+    notebooks = write_notebook(tmp_path, "01_square.ipynb", [SQUARE],
+                               ids=["sq"])
     message = export_error(notebooks)
     assert "01_square.ipynb, cell 2, id sq: saves to module square" in message
 
 
 def test_modules_that_import_each_other_are_an_error(tmp_path):
-    notebooks = tmp_path / "notebooks"
-    write_notebook(notebooks, "01_first.ipynb", [
+    notebooks = write_notebook(tmp_path, "01_first.ipynb", [
         "#@save a\ndef f():\n    return g()",
         "#@save b\ndef g():\n    return 1\n\n\ndef h():\n    return f()"])
     assert "modules import each other: a -> b -> a" in export_error(notebooks)
 
 
 def test_near_miss_module_marker_is_an_error(tmp_path):
-    notebooks = tmp_path / "notebooks"
-    write_notebook(notebooks, "01_first.ipynb",
-                   ["#@save Plotting\ndef f():\n    pass"], ids=["bad"])
+    notebooks = write_notebook(tmp_path, "01_first.ipynb", [
+        "#@save Plotting\ndef f():\n    pass"], ids=["bad"])
     message = export_error(notebooks)
     assert "id bad" in message and "'#@save module_name'" in message

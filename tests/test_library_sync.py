@@ -8,8 +8,8 @@ from tools.project import ROOT
 
 def test_package_matches_notebooks():
     result = subprocess.run(
-        [sys.executable, str(ROOT / "tools" / "export.py"), "--check"],
-        capture_output=True, text=True)
+        [sys.executable, "-m", "tools.export", "--check"],
+        capture_output=True, text=True, cwd=ROOT)
     assert result.returncode == 0, result.stderr
 
 
