@@ -168,8 +168,11 @@ student: $(NBTOOLS)
 handout: $(NBTOOLS)
 	$(BIN)/python -m tools.handout $(HANDOUT) $(EDITION)
 
+# one code style: ruff's checks everywhere, and its formatter on the
+# Python files (the notebooks keep their layout, see pyproject.toml)
 lint: setup-dev
 	$(BIN)/ruff check $(CODE) notebooks
+	$(BIN)/ruff format --check $(CODE)
 
 # each bench from the project root, as a module of the package bench
 bench: setup-dev

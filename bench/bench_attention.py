@@ -43,14 +43,20 @@ def scoring_calls(d2l, size, device):
     for a batch of queries and keys of size (batch, queries, keys, d)."""
     batch, n, m, d = size
     gen = torch.Generator().manual_seed(0)
-    X, q, k, v = (torch.randn(shape, generator=gen).to(device) for shape in
-                  [(batch, n, m), (batch, n, d), (batch, m, d), (batch, m, d)])
+    X, q, k, v = (
+        torch.randn(shape, generator=gen).to(device)
+        for shape in [
+            (batch, n, m),
+            (batch, n, d),
+            (batch, m, d),
+            (batch, m, d),
+        ]
+    )
     lens = torch.randint(1, m + 1, (batch,), generator=gen).to(device)
     mask = valid_lens_to_mask(lens, m)  # (batch, 1, m), True = keep
     ours = DotProductAttention(0.0).eval()
     book = d2l.DotProductAttention(0.0).eval()
-    assert torch.allclose(ours(q, k, v, lens), book(q, k, v, lens),
-                          atol=1e-5)
+    assert torch.allclose(ours(q, k, v, lens), book(q, k, v, lens), atol=1e-5)
     calls = {
         "softmax": lambda: masked_softmax(X, lens),
         # d2l's writes into its input, so it gets a fresh copy each call;
@@ -59,12 +65,15 @@ def scoring_calls(d2l, size, device):
         "copy": lambda: X.clone(),
         "dot": lambda: ours(q, k, v, lens),
         "d2l dot": lambda: book(q, k, v, lens),
-        "sdpa": lambda: F.scaled_dot_product_attention(q, k, v,
-                                                       attn_mask=mask),
+        "sdpa": lambda: F.scaled_dot_product_attention(
+            q, k, v, attn_mask=mask
+        ),
     }
-    pairs = [("masked softmax / d2l", "softmax", "d2l softmax"),
-             ("dot-product / d2l", "dot", "d2l dot"),
-             ("dot-product / F.sdpa", "dot", "sdpa")]
+    pairs = [
+        ("masked softmax / d2l", "softmax", "d2l softmax"),
+        ("dot-product / d2l", "dot", "d2l dot"),
+        ("dot-product / F.sdpa", "dot", "sdpa"),
+    ]
     return calls, pairs
 
 
@@ -79,11 +88,13 @@ def multihead_calls(d2l, size, device):
     book.load_state_dict(kept.state_dict())
     theirs = nn.MultiheadAttention(h, heads, bias=False, batch_first=True)
     with torch.no_grad():
-        theirs.in_proj_weight.copy_(torch.cat(
-            [kept.W_q.weight, kept.W_k.weight, kept.W_v.weight]))
+        theirs.in_proj_weight.copy_(
+            torch.cat([kept.W_q.weight, kept.W_k.weight, kept.W_v.weight])
+        )
         theirs.out_proj.weight.copy_(kept.W_o.weight)
-    kept, fused, book, theirs = (layer.to(device).eval() for layer in
-                                 (kept, fused, book, theirs))
+    kept, fused, book, theirs = (
+        layer.to(device).eval() for layer in (kept, fused, book, theirs)
+    )
     X = torch.randn(batch, length, h, device=device)
     lens = torch.randint(1, length + 1, (batch,), device=device)
     padding = ~valid_lens_to_mask(lens, length)[:, 0]  # True = padding
@@ -91,16 +102,20 @@ def multihead_calls(d2l, size, device):
         "kept": lambda: kept(X, X, X, lens),
         "fused": lambda: fused(X, X, X, lens),
         "d2l": lambda: book(X, X, X, lens),
-        "torch weights": lambda: theirs(X, X, X, key_padding_mask=padding,
-                                        need_weights=True)[0],
-        "torch": lambda: theirs(X, X, X, key_padding_mask=padding,
-                                need_weights=False)[0],
+        "torch weights": lambda: theirs(
+            X, X, X, key_padding_mask=padding, need_weights=True
+        )[0],
+        "torch": lambda: theirs(
+            X, X, X, key_padding_mask=padding, need_weights=False
+        )[0],
     }
     for name in calls:
         assert torch.allclose(calls[name](), calls["d2l"](), atol=1e-4), name
-    pairs = [("multi-head, weights / d2l", "kept", "d2l"),
-             ("multi-head, weights / torch", "kept", "torch weights"),
-             ("multi-head, fused / torch", "fused", "torch")]
+    pairs = [
+        ("multi-head, weights / d2l", "kept", "d2l"),
+        ("multi-head, weights / torch", "kept", "torch weights"),
+        ("multi-head, fused / torch", "fused", "torch"),
+    ]
     return calls, pairs
 
 
@@ -111,25 +126,32 @@ def main():
     args = parser.parse_args()
     d2l, device = import_d2l(), try_gpu()
     torch.manual_seed(0)
-    print(f"torch {torch.__version__}, {device}; microseconds per call, "
-          f"medians of {args.rounds} interleaved rounds")
-    print(f"{'':29}{'size':>18}{'threads':>8}{'ours':>10}{'ref':>10}"
-          f"{'ratio':>7}")
-    cases = ([(scoring_calls, size) for size in SCORING_SIZES]
-             + [(multihead_calls, size) for size in MULTIHEAD_SIZES])
+    print(
+        f"torch {torch.__version__}, {device}; microseconds per call, "
+        f"medians of {args.rounds} interleaved rounds"
+    )
+    print(
+        f"{'':29}{'size':>18}{'threads':>8}{'ours':>10}{'ref':>10}{'ratio':>7}"
+    )
+    cases = [(scoring_calls, size) for size in SCORING_SIZES] + [
+        (multihead_calls, size) for size in MULTIHEAD_SIZES
+    ]
     for num_threads in thread_counts(args.threads, torch.get_num_threads()):
         for make, size in cases:
             with torch.no_grad():
                 calls, pairs = make(d2l, size, device)
                 times = interleaved(calls, num_threads, args.rounds, 0.05)
-            us = {name: 1e6 * statistics.median(t)
-                  for name, t in times.items()}
+            us = {
+                name: 1e6 * statistics.median(t) for name, t in times.items()
+            }
             if "copy" in us:
                 us["d2l softmax"] = us["d2l softmax + copy"] - us["copy"]
             for label, mine, ref in pairs:
-                print(f"{label:29}{'x'.join(map(str, size)):>18}"
-                      f"{num_threads:8}{us[mine]:10.1f}{us[ref]:10.1f}"
-                      f"{us[mine] / us[ref]:7.2f}")
+                print(
+                    f"{label:29}{'x'.join(map(str, size)):>18}"
+                    f"{num_threads:8}{us[mine]:10.1f}{us[ref]:10.1f}"
+                    f"{us[mine] / us[ref]:7.2f}"
+                )
 
 
 if __name__ == "__main__":

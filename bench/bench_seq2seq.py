@@ -81,12 +81,17 @@ class Side:
         self.name, self.data = name, data
         self.lib = d2l if name == "d2l 0.17.6" else ours
         if self.lib is ours:
-            self.decoder_class = (ours.Seq2SeqDecoder if model == "seq2seq"
-                                  else ours.Seq2SeqAttentionDecoder)
+            self.decoder_class = (
+                ours.Seq2SeqDecoder
+                if model == "seq2seq"
+                else ours.Seq2SeqAttentionDecoder
+            )
         else:
-            self.decoder_class = (book_seq2seq_decoder_class(d2l)
-                                  if model == "seq2seq"
-                                  else book_attention_decoder_class(d2l))
+            self.decoder_class = (
+                book_seq2seq_decoder_class(d2l)
+                if model == "seq2seq"
+                else book_attention_decoder_class(d2l)
+            )
 
     def train(self, num_epochs, seed, device):
         """Train a new model; return it and the loss of its last epoch(s)."""
@@ -95,14 +100,26 @@ class Side:
         random.seed(seed)
         net = self.lib.EncoderDecoder(
             self.lib.Seq2SeqEncoder(len(src_vocab), **SIZES),
-            self.decoder_class(len(tgt_vocab), **SIZES))
+            self.decoder_class(len(tgt_vocab), **SIZES),
+        )
         if self.lib is ours:  # on the book's scale: per token / NUM_STEPS
-            return net, [loss / NUM_STEPS for loss in ours.train_seq2seq(
-                net, train_iter, LR, num_epochs, tgt_vocab, device,
-                plot=False, progress=False)]
+            return net, [
+                loss / NUM_STEPS
+                for loss in ours.train_seq2seq(
+                    net,
+                    train_iter,
+                    LR,
+                    num_epochs,
+                    tgt_vocab,
+                    device,
+                    plot=False,
+                    progress=False,
+                )
+            ]
         with contextlib.redirect_stdout(io.StringIO()):
-            self.lib.train_seq2seq(net, train_iter, LR, num_epochs,
-                                   tgt_vocab, device)
+            self.lib.train_seq2seq(
+                net, train_iter, LR, num_epochs, tgt_vocab, device
+            )
         return net, [NoAnimator.last]
 
     def bleu(self, net, device):
@@ -110,9 +127,15 @@ class Side:
         our bleu on both sides."""
         _, src_vocab, tgt_vocab = self.data
         return statistics.mean(
-            ours.bleu(self.lib.predict_seq2seq(net, eng, src_vocab, tgt_vocab,
-                                               NUM_STEPS, device)[0], fra, k=2)
-            for eng, fra in zip(ENGS, FRAS))
+            ours.bleu(
+                self.lib.predict_seq2seq(
+                    net, eng, src_vocab, tgt_vocab, NUM_STEPS, device
+                )[0],
+                fra,
+                k=2,
+            )
+            for eng, fra in zip(ENGS, FRAS)
+        )
 
 
 def quality(sides, epochs, args, device):
@@ -127,32 +150,52 @@ def quality(sides, epochs, args, device):
     print(f"{'':15}{'seed':>5}{'loss':>8}{'BLEU':>7}{'epoch at d2l loss':>19}")
     for name, results in runs.items():
         for seed, (losses, score) in enumerate(results):
-            reached = "" if name == SIDES[0] else next(
-                (str(epoch) for epoch, loss in enumerate(losses, 1)
-                 if loss <= book_loss), "not reached")
-            print(f"{name:15}{seed:5}{losses[-1]:8.4f}{score:7.3f}"
-                  f"{reached:>19}")
-        print(f"{name:15} mean"
-              f"{statistics.mean(r[0][-1] for r in results):8.4f}"
-              f"{statistics.mean(r[1] for r in results):7.3f}")
+            reached = (
+                ""
+                if name == SIDES[0]
+                else next(
+                    (
+                        str(epoch)
+                        for epoch, loss in enumerate(losses, 1)
+                        if loss <= book_loss
+                    ),
+                    "not reached",
+                )
+            )
+            print(
+                f"{name:15}{seed:5}{losses[-1]:8.4f}{score:7.3f}{reached:>19}"
+            )
+        print(
+            f"{name:15} mean"
+            f"{statistics.mean(r[0][-1] for r in results):8.4f}"
+            f"{statistics.mean(r[1] for r in results):7.3f}"
+        )
 
 
 def speed(sides, epochs, args, device):
     """Time one epoch of each side in interleaved rounds; print the time of
     each side's full training and their ratio."""
-    calls = {side.name: (lambda side=side: side.train(1, 0, device))
-             for side in sides}
+    calls = {
+        side.name: (lambda side=side: side.train(1, 0, device))
+        for side in sides
+    }
     for num_threads in thread_counts(args.threads, torch.get_num_threads()):
         times = interleaved(calls, num_threads, args.rounds, 0.5)
-        per_round = [ours_s * epochs[SIDES[1]] / (book_s * epochs[SIDES[0]])
-                     for book_s, ours_s in zip(*times.values())]
-        full = {name: statistics.median(t) * epochs[name]
-                for name, t in times.items()}
-        print(f"{num_threads} thread(s): d2l {epochs[SIDES[0]]} epochs "
-              f"{full[SIDES[0]]:.1f} s, ours {epochs[SIDES[1]]} epochs "
-              f"{full[SIDES[1]]:.1f} s; ratio ours / d2l "
-              f"{statistics.median(per_round):.2f} (rounds "
-              f"{min(per_round):.2f} .. {max(per_round):.2f})")
+        per_round = [
+            ours_s * epochs[SIDES[1]] / (book_s * epochs[SIDES[0]])
+            for book_s, ours_s in zip(*times.values())
+        ]
+        full = {
+            name: statistics.median(t) * epochs[name]
+            for name, t in times.items()
+        }
+        print(
+            f"{num_threads} thread(s): d2l {epochs[SIDES[0]]} epochs "
+            f"{full[SIDES[0]]:.1f} s, ours {epochs[SIDES[1]]} epochs "
+            f"{full[SIDES[1]]:.1f} s; ratio ours / d2l "
+            f"{statistics.median(per_round):.2f} (rounds "
+            f"{min(per_round):.2f} .. {max(per_round):.2f})"
+        )
 
 
 def load_both(d2l, text):
@@ -165,10 +208,12 @@ def load_both(d2l, text):
     mine = ours.load_data_nmt(BATCH_SIZE, NUM_STEPS, NUM_EXAMPLES)
     their_X, _, their_Y, _ = reference[0].dataset.tensors
     my_X, _, my_Y, _ = mine[0].dataset.tensors
-    if (reference[1].idx_to_token != mine[1].idx_to_token
-            or reference[2].idx_to_token != mine[2].idx_to_token
-            or not torch.equal(their_X, my_X)
-            or not torch.equal(their_Y, my_Y)):
+    if (
+        reference[1].idx_to_token != mine[1].idx_to_token
+        or reference[2].idx_to_token != mine[2].idx_to_token
+        or not torch.equal(their_X, my_X)
+        or not torch.equal(their_Y, my_Y)
+    ):
         raise RuntimeError("the two sides read different training pairs")
     return {SIDES[0]: reference, SIDES[1]: mine}
 
@@ -176,35 +221,58 @@ def load_both(d2l, text):
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--epochs", type=int, default=250)
-    parser.add_argument("--our-epochs", type=int, default=None,
-                        help="epochs of ours (default: --epochs)")
-    parser.add_argument("--seeds", type=int, default=3,
-                        help="train each model with seeds 0 .. N-1")
-    parser.add_argument("--model", default="seq2seq,bahdanau",
-                        help='models, "seq2seq" (no attention), "bahdanau"')
-    parser.add_argument("--threads", default="1,default",
-                        help='thread counts, e.g. "1,default" or "1,2"')
-    parser.add_argument("--rounds", type=int, default=10,
-                        help="interleaved rounds of epoch timings")
+    parser.add_argument(
+        "--our-epochs",
+        type=int,
+        default=None,
+        help="epochs of ours (default: --epochs)",
+    )
+    parser.add_argument(
+        "--seeds",
+        type=int,
+        default=3,
+        help="train each model with seeds 0 .. N-1",
+    )
+    parser.add_argument(
+        "--model",
+        default="seq2seq,bahdanau",
+        help='models, "seq2seq" (no attention), "bahdanau"',
+    )
+    parser.add_argument(
+        "--threads",
+        default="1,default",
+        help='thread counts, e.g. "1,default" or "1,2"',
+    )
+    parser.add_argument(
+        "--rounds",
+        type=int,
+        default=10,
+        help="interleaved rounds of epoch timings",
+    )
     args = parser.parse_args()
     models = args.model.split(",")
     if unknown := set(models) - {"seq2seq", "bahdanau"}:
-        parser.error(f"unknown --model {', '.join(sorted(unknown))}; "
-                     "choose from seq2seq, bahdanau")
+        parser.error(
+            f"unknown --model {', '.join(sorted(unknown))}; "
+            "choose from seq2seq, bahdanau"
+        )
     if args.epochs % 10:
-        parser.error("d2l reports its loss every 10 epochs: give --epochs "
-                     f"as a multiple of 10, not {args.epochs}")
-    epochs = {SIDES[0]: args.epochs,
-              SIDES[1]: args.our_epochs or args.epochs}
+        parser.error(
+            "d2l reports its loss every 10 epochs: give --epochs "
+            f"as a multiple of 10, not {args.epochs}"
+        )
+    epochs = {SIDES[0]: args.epochs, SIDES[1]: args.our_epochs or args.epochs}
     d2l = import_d2l()
     d2l.Animator = NoAnimator  # d2l.train_seq2seq looks it up here
     device = ours.try_gpu()
     data = load_both(d2l, ours.read_data_nmt())
     for model in models:
         sides = [Side(d2l, name, model, data[name]) for name in SIDES]
-        print(f"\n{model}: torch {torch.__version__}, {device}, "
-              f"{NUM_EXAMPLES} pairs, seeds 0..{args.seeds - 1}; d2l "
-              f"{epochs[SIDES[0]]} epochs, ours {epochs[SIDES[1]]}")
+        print(
+            f"\n{model}: torch {torch.__version__}, {device}, "
+            f"{NUM_EXAMPLES} pairs, seeds 0..{args.seeds - 1}; d2l "
+            f"{epochs[SIDES[0]]} epochs, ours {epochs[SIDES[1]]}"
+        )
         quality(sides, epochs, args, device)
         speed(sides, epochs, args, device)
 

@@ -34,10 +34,16 @@ from bench.timing import interleaved, thread_counts
 
 SIZES = dict(embed_size=32, num_hiddens=32, num_layers=2, dropout=0.1)
 BATCH_SIZE, NUM_STEPS, LR = 64, 10, 0.005
-VARIANTS = {"plain": [], "+ pack": ["pack"], "+ cut": ["cut"],
-            "notebook": ["pack", "cut"]}
-DECODERS = {"seq2seq": ours.Seq2SeqDecoder,
-            "bahdanau": ours.Seq2SeqAttentionDecoder}
+VARIANTS = {
+    "plain": [],
+    "+ pack": ["pack"],
+    "+ cut": ["cut"],
+    "notebook": ["pack", "cut"],
+}
+DECODERS = {
+    "seq2seq": ours.Seq2SeqDecoder,
+    "bahdanau": ours.Seq2SeqAttentionDecoder,
+}
 
 
 class UnpackedEncoder(ours.Seq2SeqEncoder):
@@ -53,11 +59,13 @@ class Run:
     def __init__(self, data, extras, model, device, seed=0):
         data_iter, src_vocab, tgt_vocab = data
         torch.manual_seed(seed)
-        encoder_class = (ours.Seq2SeqEncoder if "pack" in extras
-                         else UnpackedEncoder)
+        encoder_class = (
+            ours.Seq2SeqEncoder if "pack" in extras else UnpackedEncoder
+        )
         self.net = ours.EncoderDecoder(
             encoder_class(len(src_vocab), **SIZES),
-            DECODERS[model](len(tgt_vocab), **SIZES))
+            DECODERS[model](len(tgt_vocab), **SIZES),
+        )
         self.net.apply(ours.xavier_init_weights)
         self.net.to(device).train()
         self.optimizer = torch.optim.Adam(self.net.parameters(), lr=LR)
@@ -74,8 +82,9 @@ class Run:
             dec_input = torch.cat([bos, Y[:, :-1]], 1)
             keep = int(Y_valid_len.max()) if self.cut else NUM_STEPS
             Y_hat, _ = net(X, dec_input[:, :keep], X_valid_len)
-            batch_loss = self.loss(Y_hat, Y[:, :keep], Y_valid_len,
-                                   NUM_STEPS).sum()
+            batch_loss = self.loss(
+                Y_hat, Y[:, :keep], Y_valid_len, NUM_STEPS
+            ).sum()
             self.optimizer.zero_grad()
             batch_loss.backward()
             ours.grad_clipping(net, 1)
@@ -90,13 +99,18 @@ def check_notebook_loop(data, model, device):
     loss = Run(data, VARIANTS["notebook"], model, device).epoch()
     data_iter, src_vocab, tgt_vocab = data
     torch.manual_seed(0)
-    net = ours.EncoderDecoder(ours.Seq2SeqEncoder(len(src_vocab), **SIZES),
-                              DECODERS[model](len(tgt_vocab), **SIZES))
-    [expected] = ours.train_seq2seq(net, data_iter, LR, 1, tgt_vocab, device,
-                                    plot=False, progress=False)
+    net = ours.EncoderDecoder(
+        ours.Seq2SeqEncoder(len(src_vocab), **SIZES),
+        DECODERS[model](len(tgt_vocab), **SIZES),
+    )
+    [expected] = ours.train_seq2seq(
+        net, data_iter, LR, 1, tgt_vocab, device, plot=False, progress=False
+    )
     if abs(loss - expected) > 1e-4 * expected:
-        raise RuntimeError(f"the notebook variant's loss {loss} is not "
-                           f"train_seq2seq's {expected} ({model})")
+        raise RuntimeError(
+            f"the notebook variant's loss {loss} is not "
+            f"train_seq2seq's {expected} ({model})"
+        )
 
 
 def main():
@@ -109,21 +123,30 @@ def main():
     data = ours.load_data_nmt(BATCH_SIZE, NUM_STEPS)
     for model in args.model.split(","):
         check_notebook_loop(data, model, device)
-        runs = {name: Run(data, extras, model, device)
-                for name, extras in VARIANTS.items()}
+        runs = {
+            name: Run(data, extras, model, device)
+            for name, extras in VARIANTS.items()
+        }
         calls = {name: run.epoch for name, run in runs.items()}
-        for num_threads in thread_counts(args.threads,
-                                         torch.get_num_threads()):
+        for num_threads in thread_counts(
+            args.threads, torch.get_num_threads()
+        ):
             times = interleaved(calls, num_threads, args.rounds, 0.2)
-            print(f"\n{model}, {num_threads} thread(s), torch "
-                  f"{torch.__version__}, {device}; {args.rounds} rounds")
-            print(f"{'variant':12}{'ms/epoch':>9}{'/ plain':>9}"
-                  f"{'lowest .. highest':>19}")
+            print(
+                f"\n{model}, {num_threads} thread(s), torch "
+                f"{torch.__version__}, {device}; {args.rounds} rounds"
+            )
+            print(
+                f"{'variant':12}{'ms/epoch':>9}{'/ plain':>9}"
+                f"{'lowest .. highest':>19}"
+            )
             for name, values in times.items():
                 ratios = [v / p for v, p in zip(values, times["plain"])]
-                print(f"{name:12}{1000 * statistics.median(values):9.1f}"
-                      f"{statistics.median(ratios):9.2f}"
-                      f"{min(ratios):10.2f} .. {max(ratios):.2f}")
+                print(
+                    f"{name:12}{1000 * statistics.median(values):9.1f}"
+                    f"{statistics.median(ratios):9.2f}"
+                    f"{min(ratios):10.2f} .. {max(ratios):.2f}"
+                )
 
 
 if __name__ == "__main__":

@@ -4,7 +4,7 @@
 import torch
 from torch import nn
 
-from .checks import check_attention_inputs
+from .checks import _check_attention_inputs
 from .masking import masked_softmax
 
 __all__ = [
@@ -27,7 +27,7 @@ class AdditiveAttention(nn.Module):
         self.dropout = nn.Dropout(dropout)
 
     def forward(self, queries, keys, values, valid_lens=None):
-        check_attention_inputs(
+        _check_attention_inputs(
             queries, keys, values, self.query_size, self.key_size
         )
         # (batch_size, no. of queries, num_hiddens),

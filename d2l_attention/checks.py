@@ -8,12 +8,6 @@ import torch
 
 __all__ = [
     "Messages",
-    "check_scores",
-    "check_valid_lens",
-    "check_valid_lens_values",
-    "check_attention_inputs",
-    "check_dot_product_inputs",
-    "check_num_heads",
 ]
 
 
@@ -41,7 +35,7 @@ class Messages:
         return portuguese if cls.language == "pt_BR" else english
 
 
-def check_scores(X, valid_lens):
+def _check_scores(X, valid_lens):
     """Raise ValueError/TypeError unless X is scores that valid_lens fits.
 
     Defined in notebook 01.
@@ -64,10 +58,10 @@ def check_scores(X, valid_lens):
                 f"{X.dtype}",
             )
         )
-    check_valid_lens(valid_lens, X.shape[0], X.shape[1])
+    _check_valid_lens(valid_lens, X.shape[0], X.shape[1])
 
 
-def check_valid_lens(valid_lens, batch_size, num_queries):
+def _check_valid_lens(valid_lens, batch_size, num_queries):
     """Raise ValueError/TypeError unless valid_lens suits such a batch.
 
     valid_lens: None, one length per example, (batch_size,), or one per
@@ -106,7 +100,7 @@ def check_valid_lens(valid_lens, batch_size, num_queries):
         )
 
 
-def check_valid_lens_values(valid_lens):
+def _check_valid_lens_values(valid_lens):
     """Raise ValueError unless valid_lens holds whole numbers >= 0.
 
     Reads the values: on a GPU, waits for them. Defined in notebook 01.
@@ -124,7 +118,7 @@ def check_valid_lens_values(valid_lens):
         )
 
 
-def check_attention_inputs(
+def _check_attention_inputs(
     queries, keys, values, query_size=None, key_size=None, value_size=None
 ):
     """Raise ValueError/TypeError unless queries, keys, values fit together.
@@ -184,13 +178,13 @@ def check_attention_inputs(
             )
 
 
-def check_dot_product_inputs(queries, keys, values):
+def _check_dot_product_inputs(queries, keys, values):
     """Raise ValueError/TypeError unless the inputs suit a dot product.
 
-    As check_attention_inputs, and queries have as many features as the
+    As _check_attention_inputs, and queries have as many features as the
     keys, since a dot product pairs them. Defined in notebook 03.
     """
-    check_attention_inputs(queries, keys, values)
+    _check_attention_inputs(queries, keys, values)
     d, got = keys.shape[-1], queries.shape[-1]
     if got != d:
         raise ValueError(
@@ -203,7 +197,7 @@ def check_dot_product_inputs(queries, keys, values):
         )
 
 
-def check_num_heads(num_hiddens, num_heads):
+def _check_num_heads(num_hiddens, num_heads):
     """Raise ValueError unless num_heads heads split num_hiddens evenly.
 
     Defined in notebook 04.

@@ -21,34 +21,22 @@ from .masking import masked_softmax
 from .multihead_attention import MultiHeadAttention
 
 __all__ = [
-    "Verdict",
-    "call_answer",
-    "shape_hint",
     "check_softmax_then_pad",
     "check_score_gradient",
-    "reordering_hint",
     "check_permuted_output",
-    "bilinear_hint",
-    "score_gaps",
     "check_bilinear_attention",
-    "head_weights_hint",
     "check_head_weights",
     "check_unmasked_loss",
-    "decoder_parts",
-    "source_hint",
     "check_bridged_decoder",
     "check_free_running_decoder",
     "check_lstm_query",
     "check_context_by_hand",
-    "projects_again",
     "check_precomputed_keys",
-    "book_formula",
-    "brevity_hint",
     "check_score_of_counts",
 ]
 
 
-class Verdict:
+class _Verdict:
     """What the check of an exercise found: right, or a hint.
 
     Shows as one line in the notebook's language. Defined in notebook 01.
@@ -64,14 +52,14 @@ class Verdict:
         return Messages.say("✘ Not yet: ", "✘ Ainda não: ") + self.message
 
 
-def call_answer(answer, *args):
+def _call_answer(answer, *args):
     """Return (answer(*args), None), or (None, a hint) if that fails.
 
     Defined in notebook 01.
     """
     if not callable(answer):
         name = type(answer).__name__
-        return None, Verdict(
+        return None, _Verdict(
             False,
             f"the answer must be a function, got {name}",
             f"a resposta precisa ser uma função; recebido: {name}",
@@ -80,13 +68,13 @@ def call_answer(answer, *args):
         result = answer(*args)
     except Exception as error:
         kind = type(error).__name__
-        return None, Verdict(
+        return None, _Verdict(
             False,
             f"the answer raised {kind}: {error}",
             f"a resposta gerou o erro {kind}: {error}",
         )
     if result is None:
-        return None, Verdict(
+        return None, _Verdict(
             False,
             "the answer returned None: write its code in place of "
             "the `...`, and `return` the result",
@@ -97,7 +85,7 @@ def call_answer(answer, *args):
     return result, None
 
 
-def shape_hint(result, shape):
+def _shape_hint(result, shape):
     """Return a hint unless result is a tensor of the given shape.
 
     A check compares the result once cast to float32 (result.float()), so
@@ -106,14 +94,14 @@ def shape_hint(result, shape):
     """
     if not torch.is_tensor(result):
         kind = type(result).__name__
-        return Verdict(
+        return _Verdict(
             False,
             f"the answer must return a tensor, got {kind}",
             f"a resposta precisa devolver um tensor; recebido: {kind}",
         )
     if tuple(result.shape) != tuple(shape):
         got, want = tuple(result.shape), tuple(shape)
-        return Verdict(
+        return _Verdict(
             False,
             f"the result must have shape {want}, got {got}",
             f"o resultado precisa ter formato {want}; recebido: {got}",
@@ -128,13 +116,13 @@ def check_softmax_then_pad(softmax_then_pad):
     """
     scores = torch.randn(6, generator=torch.Generator().manual_seed(0))
     for n in range(1, 7):
-        result, hint = call_answer(softmax_then_pad, scores.clone(), n)
-        hint = hint or shape_hint(result, (6,))
+        result, hint = _call_answer(softmax_then_pad, scores.clone(), n)
+        hint = hint or _shape_hint(result, (6,))
         if hint:
             return hint
         result = result.detach().double()
         if (result[n:] != 0).any():
-            return Verdict(
+            return _Verdict(
                 False,
                 f"with valid_len = {n}, the entries from position "
                 f"{n} on must be 0",
@@ -142,7 +130,7 @@ def check_softmax_then_pad(softmax_then_pad):
                 f"partir da posição {n} precisam ser 0",
             )
         if not torch.isclose(result.sum(), torch.tensor(1.0).double()):
-            return Verdict(
+            return _Verdict(
                 False,
                 f"with valid_len = {n}, the entries sum to "
                 f"{result.sum():.3f}, not 1: normalise over the first "
@@ -153,7 +141,7 @@ def check_softmax_then_pad(softmax_then_pad):
             )
         expected = masked_softmax(scores.reshape(1, 1, 6), torch.tensor([n]))
         if not torch.allclose(result, expected.flatten().double()):
-            return Verdict(
+            return _Verdict(
                 False,
                 f"with valid_len = {n}, the entries sum to 1 and the "
                 f"padding is 0, but the values are not the softmax of the "
@@ -162,7 +150,7 @@ def check_softmax_then_pad(softmax_then_pad):
                 f"1 e o preenchimento é 0, mas os valores não são a softmax "
                 f"das {n} primeiras pontuações",
             )
-    return Verdict(
+    return _Verdict(
         True,
         "equal to masked_softmax for every valid length from 1 to 6",
         "igual a masked_softmax para todo comprimento válido de 1 a 6",
@@ -176,15 +164,15 @@ def check_score_gradient(score_gradient):
     """
     X = torch.randn(2, 2, 5, generator=torch.Generator().manual_seed(0))
     valid_lens = torch.tensor([2, 4])
-    grad, hint = call_answer(score_gradient, X.clone(), valid_lens)
-    hint = hint or shape_hint(grad, X.shape)
+    grad, hint = _call_answer(score_gradient, X.clone(), valid_lens)
+    hint = hint or _shape_hint(grad, X.shape)
     if hint:
         return hint
     grad = grad.detach().float()
     # (2, 1, 5): True where a key lies past its example's valid length
     masked = torch.arange(5) >= valid_lens[:, None, None]
     if (grad.abs() < 1e-6).all():
-        return Verdict(
+        return _Verdict(
             False,
             "every gradient is 0. A loss like out.sum() is the same "
             "for any scores, as every row sums to one: weight the outputs "
@@ -196,7 +184,7 @@ def check_score_gradient(score_gradient):
             "(out * torch.randn_like(out)).sum()",
         )
     if (grad.masked_select(masked) != 0).any():
-        return Verdict(
+        return _Verdict(
             False,
             "a masked score got a gradient: take the gradient of a "
             "loss computed from masked_softmax(X, valid_lens)",
@@ -207,7 +195,7 @@ def check_score_gradient(score_gradient):
     # adding a number to a row of scores changes no weight: whatever the
     # loss, each row of its gradient sums to 0
     if not torch.allclose(grad.sum(-1), torch.zeros(2, 2), atol=1e-5):
-        return Verdict(
+        return _Verdict(
             False,
             "this is not the gradient of a loss with respect to the "
             "scores: adding the same number to a row of scores changes no "
@@ -218,13 +206,13 @@ def check_score_gradient(score_gradient):
             "cada linha do gradiente soma 0",
         )
     if (grad.masked_select(~masked) == 0).any():
-        return Verdict(
+        return _Verdict(
             False,
             "a valid score got no gradient: weight the outputs at random",
             "uma pontuação válida ficou sem gradiente: pondere as "
             "saídas com pesos aleatórios",
         )
-    return Verdict(
+    return _Verdict(
         True,
         "every masked score's gradient is exactly 0, and "
         "the valid scores get one",
@@ -234,7 +222,7 @@ def check_score_gradient(score_gradient):
     )
 
 
-def reordering_hint(out, attention, queries, keys, values, perm, valid_lens):
+def _reordering_hint(out, attention, queries, keys, values, perm, valid_lens):
     """Return what a wrong output of exercise 02 B got wrong.
 
     Defined in notebook 02.
@@ -244,7 +232,7 @@ def reordering_hint(out, attention, queries, keys, values, perm, valid_lens):
         return torch.allclose(a, b, atol=1e-5)
 
     if close(out, attention(queries, keys[:, perm], values, valid_lens)):
-        return Verdict(
+        return _Verdict(
             False,
             "the keys were reordered, but not the "
             "values: reorder both by perm",
@@ -253,7 +241,7 @@ def reordering_hint(out, attention, queries, keys, values, perm, valid_lens):
             "por perm",
         )
     if close(out, attention(queries, keys, values[:, perm], valid_lens)):
-        return Verdict(
+        return _Verdict(
             False,
             "the values were reordered, but not the "
             "keys: reorder both by perm",
@@ -264,14 +252,14 @@ def reordering_hint(out, attention, queries, keys, values, perm, valid_lens):
     if valid_lens is not None and close(
         out, attention(queries, keys[:, perm], values[:, perm])
     ):
-        return Verdict(
+        return _Verdict(
             False,
             "the valid lengths were left out: pass valid_lens to attention",
             "os comprimentos válidos "
             "ficaram de fora: passe valid_lens para attention",
         )
     if close(out, attention(queries, keys, values, valid_lens)):
-        return Verdict(
+        return _Verdict(
             False,
             "with valid lengths, this is the output in "
             "the original order: reorder the keys and the "
@@ -281,7 +269,7 @@ def reordering_hint(out, attention, queries, keys, values, perm, valid_lens):
             "original: reordene as chaves e os valores, "
             "keys[:, perm] e values[:, perm]",
         )
-    return Verdict(
+    return _Verdict(
         False,
         "the output is not that of attention for "
         "keys[:, perm] and values[:, perm]",
@@ -303,7 +291,7 @@ def check_permuted_output(permuted_output):
     perm = torch.tensor([3, 7, 0, 9, 1, 5, 8, 2, 6, 4])
     for valid_lens in (None, torch.tensor([2, 6])):
         with torch.no_grad():
-            out, hint = call_answer(
+            out, hint = _call_answer(
                 permuted_output,
                 attention,
                 queries,
@@ -312,7 +300,7 @@ def check_permuted_output(permuted_output):
                 perm,
                 valid_lens,
             )
-            hint = hint or shape_hint(out, (2, 1, 4))
+            hint = hint or _shape_hint(out, (2, 1, 4))
             if hint:
                 return hint
             out = out.float()
@@ -320,38 +308,38 @@ def check_permuted_output(permuted_output):
                 queries, keys[:, perm], values[:, perm], valid_lens
             )
             if not torch.allclose(out, expected, atol=1e-5):
-                return reordering_hint(
+                return _reordering_hint(
                     out, attention, queries, keys, values, perm, valid_lens
                 )
-    return Verdict(
+    return _Verdict(
         True,
         "keys and values reordered together, with and without valid lengths",
         "chaves e valores reordenados juntos, com e sem comprimentos válidos",
     )
 
 
-def bilinear_hint(layer, queries, keys, values, valid_lens):
+def _bilinear_hint(layer, queries, keys, values, valid_lens):
     """Return a hint unless layer gives masked weights and their output.
 
     Defined in notebook 03.
     """
-    out, hint = call_answer(layer, queries, keys, values, valid_lens)
-    hint = hint or shape_hint(out, (2, 1, 4))
+    out, hint = _call_answer(layer, queries, keys, values, valid_lens)
+    hint = hint or _shape_hint(out, (2, 1, 4))
     if hint:
         return hint
     weights = getattr(layer, "attention_weights", None)
     if weights is None:
-        return Verdict(
+        return _Verdict(
             False,
             "keep the weights in self.attention_weights",
             "guarde os pesos em self.attention_weights",
         )
-    hint = shape_hint(weights, (2, 1, 10))
+    hint = _shape_hint(weights, (2, 1, 10))
     if hint:
         return hint
     weights, out = weights.detach().float(), out.detach().float()
     if not torch.allclose(weights.sum(-1), torch.ones(2, 1)):
-        return Verdict(
+        return _Verdict(
             False,
             "the weights must sum to one over the keys: take the "
             "masked_softmax of the scores",
@@ -359,7 +347,7 @@ def bilinear_hint(layer, queries, keys, values, valid_lens):
             "entre as chaves: aplique masked_softmax às pontuações",
         )
     if (weights[0, :, 2:] != 0).any():
-        return Verdict(
+        return _Verdict(
             False,
             "a key past the valid length got a weight: pass "
             "valid_lens to masked_softmax",
@@ -367,7 +355,7 @@ def bilinear_hint(layer, queries, keys, values, valid_lens):
             "válido recebeu peso: passe valid_lens para masked_softmax",
         )
     if not torch.allclose(out, torch.bmm(weights, values), atol=1e-5):
-        return Verdict(
+        return _Verdict(
             False,
             "the output must be the weights times the values, "
             "torch.bmm(weights, values)",
@@ -377,7 +365,7 @@ def bilinear_hint(layer, queries, keys, values, valid_lens):
     return None
 
 
-def score_gaps(layer, queries, keys, values, valid_lens):
+def _score_gaps(layer, queries, keys, values, valid_lens):
     """Return each valid key's score minus the first key's, from the
     weights (log w_j - log w_0). Defined in notebook 03."""
     with torch.no_grad():
@@ -399,17 +387,17 @@ def check_bilinear_attention(BilinearAttention):
     keys = torch.randn(2, 10, 2, generator=generator)
     values = torch.randn(2, 10, 4, generator=generator)
     valid_lens = torch.tensor([2, 6])
-    layer, hint = call_answer(BilinearAttention, 2, 20)  # key, query size
+    layer, hint = _call_answer(BilinearAttention, 2, 20)  # key, query size
     if hint:
         return hint
     if isinstance(layer, nn.Module):
         layer.eval()
-    hint = bilinear_hint(layer, queries, keys, values, valid_lens)
+    hint = _bilinear_hint(layer, queries, keys, values, valid_lens)
     if hint:
         return hint
-    gaps = score_gaps(layer, queries, keys, values, valid_lens)
+    gaps = _score_gaps(layer, queries, keys, values, valid_lens)
     if all(torch.allclose(gap, torch.zeros_like(gap)) for gap in gaps):
-        return Verdict(
+        return _Verdict(
             False,
             "the weights are uniform: the scores must depend on the "
             "query and the keys (a W initialised to zeros gives this too)",
@@ -439,12 +427,12 @@ def check_bilinear_attention(BilinearAttention):
             (-queries, keys),
         ),
     ):
-        scaled = score_gaps(layer, *args, values, valid_lens)
+        scaled = _score_gaps(layer, *args, values, valid_lens)
         if not all(
             torch.allclose(new, factor * old, atol=1e-4)
             for new, old in zip(scaled, gaps)
         ):
-            return Verdict(
+            return _Verdict(
                 False,
                 f"the scores do not {english}: a score made of "
                 "matrix products only is linear in the query and in the "
@@ -453,7 +441,7 @@ def check_bilinear_attention(BilinearAttention):
                 "produtos de matrizes é linear na consulta e nas chaves "
                 "(sem tanh, sem ReLU, sem viés, sem soma de q e k)",
             )
-    return Verdict(
+    return _Verdict(
         True,
         "masked weights over the keys, and scores linear "
         "in the query and in the keys, for queries of length 20 "
@@ -465,7 +453,7 @@ def check_bilinear_attention(BilinearAttention):
     )
 
 
-def head_weights_hint(weights, layer, queries, keys, valid_lens):
+def _head_weights_hint(weights, layer, queries, keys, valid_lens):
     """Return what a wrong answer to exercise 04 1 got wrong, if anything.
 
     Defined in notebook 04.
@@ -474,7 +462,7 @@ def head_weights_hint(weights, layer, queries, keys, valid_lens):
         layer(queries, keys, keys, valid_lens)
     expected = layer.attention_weights
     if tuple(weights.shape) == (6, 4, 7):
-        return Verdict(
+        return _Verdict(
             False,
             "the shape must be (2, 3, 4, 7), got (6, 4, 7): split "
             "the batch and the heads, (batch_size * num_heads, ...) -> "
@@ -483,24 +471,24 @@ def head_weights_hint(weights, layer, queries, keys, valid_lens):
             "4, 7); recebido: (6, 4, 7): separe o minilote e as cabeças, "
             "(batch_size * num_heads, ...) -> (batch_size, num_heads, ...)",
         )
-    hint = shape_hint(weights, expected.shape)
+    hint = _shape_hint(weights, expected.shape)
     if hint:
         return hint
     weights = weights.detach().float()
     if not torch.allclose(weights.sum(-1), torch.ones(2, 3, 4)):
-        return Verdict(
+        return _Verdict(
             False,
             "each row must sum to one over the keys",
             "cada linha precisa somar um entre as chaves",
         )
     if (weights[0, :, :, 3:] != 0).any():
-        return Verdict(
+        return _Verdict(
             False,
             "a key past the valid length got a weight",
             "uma chave além do comprimento válido recebeu peso",
         )
     if not torch.allclose(weights, expected, atol=1e-5):
-        return Verdict(
+        return _Verdict(
             False,
             "these are not the weights of the heads: head h takes "
             "the dot products of features h * p to (h + 1) * p of the "
@@ -525,17 +513,17 @@ def check_head_weights(head_weights):
         queries, keys = torch.randn(2, 4, 5), torch.randn(2, 7, 6)
     valid_lens = torch.tensor([3, 7])
     with torch.no_grad():
-        weights, hint = call_answer(
+        weights, hint = _call_answer(
             head_weights, layer, queries, keys, valid_lens
         )
     hint = hint or (
-        shape_hint(weights, (2, 3, 4, 7))
+        _shape_hint(weights, (2, 3, 4, 7))
         if not torch.is_tensor(weights)
-        else head_weights_hint(weights, layer, queries, keys, valid_lens)
+        else _head_weights_hint(weights, layer, queries, keys, valid_lens)
     )
     if hint:
         return hint
-    return Verdict(
+    return _Verdict(
         True,
         "the weights of 3 heads, each row summing to one over the valid keys",
         "os pesos de 3 cabeças, cada linha somando um entre as chaves válidas",
@@ -551,16 +539,16 @@ def check_unmasked_loss(UnmaskedCELoss):
     pred = torch.randn(3, 5, 7, generator=generator)
     label = torch.randint(0, 7, (3, 5), generator=generator)
     valid_len = torch.tensor([2, 4, 1])  # none is the 5 steps
-    loss, hint = call_answer(UnmaskedCELoss)
+    loss, hint = _call_answer(UnmaskedCELoss)
     if hint:
         return hint
-    out, hint = call_answer(loss, pred, label, valid_len)
-    hint = hint or shape_hint(out, (3,))
+    out, hint = _call_answer(loss, pred, label, valid_len)
+    hint = hint or _shape_hint(out, (3,))
     if hint:
         return hint
     out = out.detach().float()
     if torch.allclose(out, MaskedSoftmaxCELoss()(pred, label, valid_len)):
-        return Verdict(
+        return _Verdict(
             False,
             "this is the masked loss: count every position, "
             "whatever valid_len says",
@@ -569,7 +557,7 @@ def check_unmasked_loss(UnmaskedCELoss):
         )
     every = F.cross_entropy(pred.permute(0, 2, 1), label, reduction="none")
     if not torch.allclose(out, every.mean(dim=1)):
-        return Verdict(
+        return _Verdict(
             False,
             "each example's loss must be its cross-entropy summed "
             "over all the positions and divided by their number, as "
@@ -579,14 +567,14 @@ def check_unmasked_loss(UnmaskedCELoss):
             "posições e dividida pelo número delas, como MaskedSoftmaxCELoss"
             " divide por num_steps",
         )
-    return Verdict(
+    return _Verdict(
         True,
         "every position counted, padding included",
         "todas as posições contadas, inclusive o preenchimento",
     )
 
 
-def decoder_parts(decoder_class, *sizes):
+def _decoder_parts(decoder_class, *sizes):
     """Return a small encoder, decoder_class(11, 8, 12, 2, *sizes), a batch of
     4 sources of 7 tokens and its encoding, or a hint. Defined in
     notebook 05."""
@@ -595,7 +583,7 @@ def decoder_parts(decoder_class, *sizes):
         encoder = Seq2SeqEncoder(
             10, 8, 16 if sizes else 12, 3 if sizes else 2
         ).eval()
-        decoder, hint = call_answer(decoder_class, 11, 8, 12, 2, *sizes)
+        decoder, hint = _call_answer(decoder_class, 11, 8, 12, 2, *sizes)
         X = torch.randint(1, 10, (4, 7))
     if hint:
         return None, hint
@@ -604,14 +592,14 @@ def decoder_parts(decoder_class, *sizes):
         return (encoder, decoder, X, encoder(X)), None
 
 
-def source_hint(decoder, encoder, X, state):
+def _source_hint(decoder, encoder, X, state):
     """Return a hint unless a new source for example 0 changes its state,
     hidden and context, and no other example's. Defined in notebook 05."""
     X_new = X.clone()
     X_new[0] = X[0].flip(0)  # another sentence for example 0 only
     new = decoder.init_state(encoder(X_new), torch.full((4,), 7))
     if torch.allclose(new[0][:, 0], state[0][:, 0]):
-        return Verdict(
+        return _Verdict(
             False,
             "the state does not change with the source: compute it "
             "from the encoder's final state, enc_outputs[1]",
@@ -620,7 +608,7 @@ def source_hint(decoder, encoder, X, state):
             "do codificador, enc_outputs[1]",
         )
     if not torch.allclose(new[0][:, 1:], state[0][:, 1:]):
-        return Verdict(
+        return _Verdict(
             False,
             "a new source for one example changed the state of "
             "others: keep each example in its own column of the batch (from "
@@ -632,7 +620,7 @@ def source_hint(decoder, encoder, X, state):
             "batch_size, num_hiddens) pede um permute, não só um reshape)",
         )
     if torch.allclose(new[1][0], state[1][0]):
-        return Verdict(
+        return _Verdict(
             False,
             "the context does not change with the source: take the "
             "top layer of the new state, hidden[-1]",
@@ -646,36 +634,36 @@ def source_hint(decoder, encoder, X, state):
 def check_bridged_decoder(BridgedSeq2SeqDecoder):
     """Check exercise 05 3: the decoder's state from a wider, deeper
     encoder. Defined in notebook 05."""
-    parts, hint = decoder_parts(BridgedSeq2SeqDecoder, 16)
+    parts, hint = _decoder_parts(BridgedSeq2SeqDecoder, 16)
     if hint:
         return hint
     encoder, decoder, X, encoded = parts
     with torch.no_grad():
-        state, hint = call_answer(
+        state, hint = _call_answer(
             decoder.init_state, encoded, torch.full((4,), 7)
         )
         if hint:
             return hint
         if not isinstance(state, (tuple, list)) or len(state) != 2:
-            return Verdict(
+            return _Verdict(
                 False,
                 "init_state must return (hidden, context), as "
                 "Seq2SeqDecoder.init_state does",
                 "init_state precisa "
                 "devolver (hidden, context), como Seq2SeqDecoder.init_state",
             )
-        hint = shape_hint(state[0], (2, 4, 12)) or shape_hint(
+        hint = _shape_hint(state[0], (2, 4, 12)) or _shape_hint(
             state[1], (4, 12)
         )
         if hint:
             return hint
-        hint = source_hint(decoder, encoder, X, state)
+        hint = _source_hint(decoder, encoder, X, state)
         if hint:
             return hint
-        out, hint = call_answer(decoder, X, state)
+        out, hint = _call_answer(decoder, X, state)
     if hint:
         return hint
-    return shape_hint(out[0], (4, 7, 11)) or Verdict(
+    return _shape_hint(out[0], (4, 7, 11)) or _Verdict(
         True,
         "a decoder of 2 layers of 12 units starts from a 3-layer "
         "encoder of 16 units, and its state depends on the source",
@@ -691,17 +679,17 @@ def check_free_running_decoder(FreeRunningDecoder):
 
     Defined in notebook 05.
     """
-    parts, hint = decoder_parts(FreeRunningDecoder)
+    parts, hint = _decoder_parts(FreeRunningDecoder)
     if hint:
         return hint
     _, decoder, X, encoded = parts
     with torch.no_grad():
         state = decoder.init_state(encoded)
-        result, hint = call_answer(decoder, X, state)
+        result, hint = _call_answer(decoder, X, state)
         if hint:
             return hint
         if not isinstance(result, (tuple, list)) or len(result) != 2:
-            return Verdict(
+            return _Verdict(
                 False,
                 "forward must return (outputs, state), as "
                 "Seq2SeqDecoder.forward does",
@@ -709,7 +697,7 @@ def check_free_running_decoder(FreeRunningDecoder):
                 "(outputs, state), como Seq2SeqDecoder.forward",
             )
         outputs = result[0]
-        hint = shape_hint(outputs, (4, 7, 11))
+        hint = _shape_hint(outputs, (4, 7, 11))
         if hint:
             return hint
         outputs = outputs.float()
@@ -720,7 +708,7 @@ def check_free_running_decoder(FreeRunningDecoder):
             expected.append(Y_hat)
             dec_X = Y_hat.argmax(dim=2)
     if torch.allclose(outputs, forced, atol=1e-5):
-        return Verdict(
+        return _Verdict(
             False,
             "the decoder read the reference tokens (teacher "
             "forcing): after <bos>, feed it its own most likely token, "
@@ -730,7 +718,7 @@ def check_free_running_decoder(FreeRunningDecoder):
             "próprio token mais provável, Y_hat.argmax(dim=2)",
         )
     if not torch.allclose(outputs, torch.cat(expected, dim=1), atol=1e-5):
-        return Verdict(
+        return _Verdict(
             False,
             "the outputs are not those of a decoder that reads X's "
             "first column, then at each step its own most likely token",
@@ -744,14 +732,14 @@ def check_free_running_decoder(FreeRunningDecoder):
         and final.shape == state[0].shape
         and torch.allclose(final.float(), state[0], atol=1e-5)
     ):
-        return Verdict(
+        return _Verdict(
             False,
             "return the decoder's state after the last step, not "
             "the one it was given",
             "devolva o estado do decodificador "
             "depois do último passo, e não o que ele recebeu",
         )
-    return Verdict(
+    return _Verdict(
         True,
         "after <bos>, the decoder reads its own most "
         "likely token at every step",
@@ -769,7 +757,7 @@ def check_lstm_query(lstm_query):
     generator = torch.Generator().manual_seed(0)
     # 2 layers, a batch of 3, 5 hidden units
     h, c = torch.randn(2, 2, 3, 5, generator=generator)
-    query, hint = call_answer(lstm_query, (h, c))
+    query, hint = _call_answer(lstm_query, (h, c))
     if hint:
         return hint
     if (
@@ -777,14 +765,14 @@ def check_lstm_query(lstm_query):
         and query.shape == (2, 1, 3, 5)
         and (torch.equal(query, c.unsqueeze(1)))
     ):
-        return Verdict(
+        return _Verdict(
             False,
             "hidden_state[-1] is c, the memory cell of every layer: "
             "take h from the pair first",
             "hidden_state[-1] é c, a célula "
             "de memória de todas as camadas: pegue primeiro o h do par",
         )
-    hint = shape_hint(query, (3, 1, 5))
+    hint = _shape_hint(query, (3, 1, 5))
     if hint:
         return hint
     for wrong, english, portuguese in (
@@ -796,7 +784,7 @@ def check_lstm_query(lstm_query):
         (h[0], "the bottom layer's h", "o h da camada de baixo"),
     ):
         if torch.equal(query, wrong.unsqueeze(1)):
-            return Verdict(
+            return _Verdict(
                 False,
                 f"this is {english}: the query is the top layer's "
                 "hidden state, h[-1]",
@@ -804,14 +792,14 @@ def check_lstm_query(lstm_query):
                 "estado oculto da camada de cima, h[-1]",
             )
     if not torch.equal(query, h[-1].unsqueeze(1)):
-        return Verdict(
+        return _Verdict(
             False,
             "the query must be the top layer's hidden "
             "state, h[-1], one row per example",
             "a consulta precisa ser o estado oculto da camada de "
             "cima, h[-1], uma linha por exemplo",
         )
-    return Verdict(
+    return _Verdict(
         True,
         "the top layer's hidden state h, one query per example",
         "o estado oculto h da camada de cima, uma consulta por exemplo",
@@ -826,20 +814,20 @@ def check_context_by_hand(context_by_hand):
     generator = torch.Generator().manual_seed(0)
     weights = torch.rand(4, generator=generator).softmax(0)  # 4 tokens
     states = torch.randn(4, 6, generator=generator)  # 6 hidden units
-    context, hint = call_answer(context_by_hand, weights, states)
-    hint = hint or shape_hint(context, (6,))
+    context, hint = _call_answer(context_by_hand, weights, states)
+    hint = hint or _shape_hint(context, (6,))
     if hint:
         return hint
     context = context.float()
     if torch.allclose(context, states.sum(0)):
-        return Verdict(
+        return _Verdict(
             False,
             "this is the plain sum of the states: weigh each by its weight",
             "esta é a soma simples dos "
             "estados: pondere cada um pelo peso dele",
         )
     if not torch.allclose(context, weights @ states, atol=1e-6):
-        return Verdict(
+        return _Verdict(
             False,
             "the context must be the sum of alpha_t h_t "
             "over the source tokens",
@@ -847,14 +835,14 @@ def check_context_by_hand(context_by_hand):
             "soma de alpha_t h_t sobre os tokens da frase de "
             "origem",
         )
-    return Verdict(
+    return _Verdict(
         True,
         "the weighted sum of the states, for 4 tokens of 6 hidden units",
         "a soma ponderada dos estados, para 4 tokens de 6 unidades ocultas",
     )
 
 
-def projects_again(layer, queries, keys, values, valid_lens, expected):
+def _projects_again(layer, queries, keys, values, valid_lens, expected):
     """Return whether layer, given the raw keys, gives expected: then it
     multiplies them by W_k itself. Defined in notebook 06."""
     try:
@@ -875,13 +863,13 @@ def check_precomputed_keys(PrecomputedKeysAttention):
         queries, keys = torch.randn(2, 3, 5), torch.randn(2, 7, 4)
         values = torch.randn(2, 7, 2)
     valid_lens = torch.tensor([2, 7])
-    layer, hint = call_answer(PrecomputedKeysAttention, 4, 5, 6, 0)
+    layer, hint = _call_answer(PrecomputedKeysAttention, 4, 5, 6, 0)
     if hint:
         return hint
     try:
         layer.load_state_dict(additive.state_dict())
     except (RuntimeError, AttributeError):
-        return Verdict(
+        return _Verdict(
             False,
             "keep AdditiveAttention's parameters (W_q, W_k, w_v): "
             "only forward changes",
@@ -891,24 +879,24 @@ def check_precomputed_keys(PrecomputedKeysAttention):
     layer.eval()
     with torch.no_grad():
         expected = additive(queries, keys, values, valid_lens)
-        out, hint = call_answer(
+        out, hint = _call_answer(
             layer, queries, additive.W_k(keys), values, valid_lens
         )
-        if hint and projects_again(
+        if hint and _projects_again(
             layer, queries, keys, values, valid_lens, expected
         ):
-            return Verdict(
+            return _Verdict(
                 False,
                 "the keys come already multiplied by W_k: do not "
                 "apply it again",
                 "as chaves já vêm multiplicadas por W_k: "
                 "não aplique W_k de novo",
             )
-    hint = hint or shape_hint(out, (2, 3, 2))
+    hint = hint or _shape_hint(out, (2, 3, 2))
     if hint:
         return hint
     if not torch.allclose(out.float(), expected, atol=1e-5):
-        return Verdict(
+        return _Verdict(
             False,
             "the output differs from AdditiveAttention's on the same "
             "keys: the projected keys take the place of W_k(keys), and "
@@ -921,12 +909,12 @@ def check_precomputed_keys(PrecomputedKeysAttention):
     if not torch.is_tensor(weights) or not torch.allclose(
         weights.float(), additive.attention_weights
     ):
-        return Verdict(
+        return _Verdict(
             False,
             "keep the weights in self.attention_weights",
             "guarde os pesos em self.attention_weights",
         )
-    return Verdict(
+    return _Verdict(
         True,
         "the output and the weights of AdditiveAttention, "
         "without multiplying the keys by W_k",
@@ -936,7 +924,7 @@ def check_precomputed_keys(PrecomputedKeysAttention):
     )
 
 
-def book_formula(row, exponents, penalty):
+def _book_formula(row, exponents, penalty):
     """Return 100 x BP x prod p_n ** w_n for a row of counts (matches for
     n = 1..4, totals, translation length, reference length). Defined in
     notebook 07."""
@@ -946,15 +934,15 @@ def book_formula(row, exponents, penalty):
     return score * math.exp(min(0, 1 - row[9] / row[8])) if penalty else score
 
 
-def brevity_hint(score, row, exponents, penalty):
+def _brevity_hint(score, row, exponents, penalty):
     """Return a hint if score is the formula with a brevity penalty that
     swaps r and c or forgets the min. Defined in notebook 07."""
-    plain = book_formula(row, exponents, False)
+    plain = _book_formula(row, exponents, False)
     c, r = row[8], row[9]  # the translation's length, the reference's
     if penalty and math.isclose(
         score, plain * math.exp(min(0, 1 - c / r)), rel_tol=1e-9
     ):
-        return Verdict(
+        return _Verdict(
             False,
             "r and c are swapped: the brevity penalty is exp(min(0, "
             "1 - r / c)), r the reference length, c the translation's",
@@ -965,7 +953,7 @@ def brevity_hint(score, row, exponents, penalty):
     if penalty and math.isclose(
         score, plain * math.exp(1 - r / c), rel_tol=1e-9
     ):
-        return Verdict(
+        return _Verdict(
             False,
             "the brevity penalty never exceeds 1: exp(min(0, 1 - r / c))",
             "a penalidade de brevidade nunca passa de 1: exp(min(0, "
@@ -992,27 +980,27 @@ def check_score_of_counts(score_of_counts):
         for penalty in (True, False)
     ]
     for row, exponents, penalty in cases:
-        score, hint = call_answer(score_of_counts, row, exponents, penalty)
+        score, hint = _call_answer(score_of_counts, row, exponents, penalty)
         if hint:
             return hint
         if not isinstance(score, (int, float)):
             kind = type(score).__name__
-            return Verdict(
+            return _Verdict(
                 False,
                 f"the score must be a number (a tensor's .item()), got {kind}",
                 f"a pontuação precisa ser "
                 f"um número (o .item() de um tensor); recebido: "
                 f"{kind}",
             )
-        expected = book_formula(row, exponents, penalty)
+        expected = _book_formula(row, exponents, penalty)
         if math.isclose(score, expected, rel_tol=1e-9):
             continue
         if math.isclose(100 * score, expected, rel_tol=1e-9):
-            return Verdict(False, "multiply by 100", "multiplique por 100")
+            return _Verdict(False, "multiply by 100", "multiplique por 100")
         if math.isclose(
-            score, book_formula(row, exponents, not penalty), rel_tol=1e-9
+            score, _book_formula(row, exponents, not penalty), rel_tol=1e-9
         ):
-            return Verdict(
+            return _Verdict(
                 False,
                 f"with penalty={penalty}, the brevity penalty "
                 f"exp(min(0, 1 - r / c)) must be "
@@ -1021,10 +1009,10 @@ def check_score_of_counts(score_of_counts):
                 f"{penalty}, a penalidade de brevidade exp(min(0, 1 - r / c))"
                 f" {'precisa entrar' if penalty else 'precisa ficar de fora'}",
             )
-        hint = brevity_hint(score, row, exponents, penalty)
+        hint = _brevity_hint(score, row, exponents, penalty)
         if hint:
             return hint
-        return Verdict(
+        return _Verdict(
             False,
             f"with exponents {exponents}, the score is not 100 x the "
             f"product of the p_n ** w_n (p_n: matches / totals)",
@@ -1032,7 +1020,7 @@ def check_score_of_counts(score_of_counts):
             f"expoentes {exponents}, a pontuação não é 100 x o produto dos "
             f"p_n ** w_n (p_n: coincidências / totais)",
         )
-    return Verdict(
+    return _Verdict(
         True,
         "the book's formula on two rows of counts, with "
         "both pairs of exponents, with and without the brevity "

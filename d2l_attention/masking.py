@@ -4,7 +4,7 @@
 import torch
 from torch import nn
 
-from .checks import check_scores, check_valid_lens, check_valid_lens_values
+from .checks import _check_scores, _check_valid_lens, _check_valid_lens_values
 
 __all__ = [
     "valid_lens_to_mask",
@@ -21,7 +21,7 @@ def valid_lens_to_mask(valid_lens, num_keys, device=None):
     keys) for 2-D ones; on device (default: that of valid_lens).
     Defined in notebook 01.
     """
-    check_valid_lens_values(valid_lens)  # before a copy to the GPU
+    _check_valid_lens_values(valid_lens)  # before a copy to the GPU
     valid_lens = valid_lens.to(device)
     if valid_lens.dim() == 1:
         valid_lens = valid_lens[:, None]  # (batch_size, 1): every query
@@ -39,7 +39,7 @@ def masked_softmax(X, valid_lens):
     length get weight 0, and a row with no valid key (length 0) comes
     back as all zeros. Defined in notebook 01.
     """
-    check_scores(X, valid_lens)
+    _check_scores(X, valid_lens)
     if valid_lens is None:
         return nn.functional.softmax(X, dim=-1)
     # (batch_size, 1 or no. of queries, no. of keys), True = keep
@@ -57,7 +57,7 @@ def sequence_mask(X, valid_len, value=0):
 
     Defined in notebook 01.
     """
-    check_valid_lens(valid_len, X.shape[0], 1)  # one length per row
+    _check_valid_lens(valid_len, X.shape[0], 1)  # one length per row
     # (batch_size, 1, num_steps) -> (batch_size, num_steps)
     keep = valid_lens_to_mask(valid_len, X.shape[1], X.device)[:, 0]
     # one trailing axis of size 1 per feature axis of X, for broadcasting

@@ -5,10 +5,10 @@ import torch
 from torch import nn
 
 from .checks import (
-    check_attention_inputs,
-    check_dot_product_inputs,
-    check_num_heads,
-    check_valid_lens,
+    _check_attention_inputs,
+    _check_dot_product_inputs,
+    _check_num_heads,
+    _check_valid_lens,
 )
 from .masking import valid_lens_to_mask
 from .scaled_dot_product_attention import DotProductAttention
@@ -72,7 +72,7 @@ class MultiHeadAttention(nn.Module):
         **kwargs,
     ):
         super().__init__(**kwargs)
-        check_num_heads(num_hiddens, num_heads)
+        _check_num_heads(num_hiddens, num_heads)
         self.num_heads = num_heads
         self.sizes = (query_size, key_size, value_size)
         self.attention = DotProductAttention(dropout)
@@ -82,8 +82,8 @@ class MultiHeadAttention(nn.Module):
         self.W_o = nn.Linear(num_hiddens, num_hiddens, bias=bias)
 
     def forward(self, queries, keys, values, valid_lens=None):
-        check_attention_inputs(queries, keys, values, *self.sizes)
-        check_valid_lens(valid_lens, queries.shape[0], queries.shape[1])
+        _check_attention_inputs(queries, keys, values, *self.sizes)
+        _check_valid_lens(valid_lens, queries.shape[0], queries.shape[1])
         # each: (batch_size * num_heads, no. of queries or keys,
         # num_hiddens / num_heads)
         queries = transpose_qkv(self.W_q(queries), self.num_heads)
@@ -150,8 +150,8 @@ class FusedDotProductAttention(DotProductAttention):
 
     def forward(self, queries, keys, values, valid_lens=None):
         # the checks of DotProductAttention and of its masked_softmax
-        check_dot_product_inputs(queries, keys, values)
-        check_valid_lens(valid_lens, queries.shape[0], queries.shape[1])
+        _check_dot_product_inputs(queries, keys, values)
+        _check_valid_lens(valid_lens, queries.shape[0], queries.shape[1])
         self.attention_weights = None
         dropout_p = self.dropout.p if self.training else 0.0
         return fused_attention(queries, keys, values, valid_lens, dropout_p)

@@ -6,7 +6,7 @@ import math
 import torch
 from torch import nn
 
-from .checks import check_dot_product_inputs
+from .checks import _check_dot_product_inputs
 from .masking import masked_softmax
 
 __all__ = [
@@ -25,7 +25,7 @@ class DotProductAttention(nn.Module):
         self.dropout = nn.Dropout(dropout)
 
     def forward(self, queries, keys, values, valid_lens=None):
-        check_dot_product_inputs(queries, keys, values)
+        _check_dot_product_inputs(queries, keys, values)
         d = queries.shape[-1]
         # (batch_size, no. of queries, d) @ (batch_size, d, no. of keys)
         # -> (batch_size, no. of queries, no. of keys)

@@ -32,6 +32,5 @@ def corpus():
 def five_pairs():
     """load_data_nmt reads the five-pair corpus instead of the excerpt."""
     with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(d2l_attention.nmt_data, "read_data_nmt",
-                      lambda: CORPUS)
+        patch.setattr(d2l_attention.nmt_data, "read_data_nmt", lambda: CORPUS)
         yield CORPUS

@@ -10,9 +10,9 @@ from torch.nn import functional as F
 
 from d2l_attention import (
     Messages,
-    check_attention_inputs,
-    check_dot_product_inputs,
-    check_num_heads,
+    _check_attention_inputs,
+    _check_dot_product_inputs,
+    _check_num_heads,
     checks,
     masked_softmax,
     sequence_mask,
@@ -29,9 +29,11 @@ DTYPES = [torch.float32, torch.float64]
 
 def valid_lens_cases(batch, queries, keys, gen):
     """None, 1-D and 2-D valid lengths, all at least 1."""
-    return [None,
-            torch.randint(1, keys + 1, (batch,), generator=gen),
-            torch.randint(1, keys + 1, (batch, queries), generator=gen)]
+    return [
+        None,
+        torch.randint(1, keys + 1, (batch,), generator=gen),
+        torch.randint(1, keys + 1, (batch, queries), generator=gen),
+    ]
 
 
 @pytest.mark.parametrize("shape", SHAPES)
@@ -57,9 +59,11 @@ def test_matches_builtin_softmax_with_mask(shape):
 def test_valid_lens_to_mask_is_true_where_kept():
     mask = valid_lens_to_mask(torch.tensor([0, 2, 5]), 4)
     assert mask.dtype == torch.bool and mask.shape == (3, 1, 4)
-    assert mask[:, 0].tolist() == [[False] * 4,
-                                   [True, True, False, False],
-                                   [True] * 4]
+    assert mask[:, 0].tolist() == [
+        [False] * 4,
+        [True, True, False, False],
+        [True] * 4,
+    ]
     mask_2d = valid_lens_to_mask(torch.tensor([[1, 3], [2, 0]]), 3)
     assert mask_2d.shape == (2, 2, 3)
     assert mask_2d.sum(-1).tolist() == [[1, 3], [2, 0]]
@@ -67,13 +71,16 @@ def test_valid_lens_to_mask_is_true_where_kept():
 
 def test_mask_is_the_attn_mask_of_scaled_dot_product_attention():
     gen = torch.Generator().manual_seed(2)
-    q, k, v = (torch.randn(2, 3, 4, generator=gen),
-               torch.randn(2, 6, 4, generator=gen),
-               torch.randn(2, 6, 5, generator=gen))
+    q, k, v = (
+        torch.randn(2, 3, 4, generator=gen),
+        torch.randn(2, 6, 4, generator=gen),
+        torch.randn(2, 6, 5, generator=gen),
+    )
     lens = torch.tensor([[1, 4, 6], [2, 2, 5]])
     ours = masked_softmax(q @ k.transpose(1, 2) / 2, lens) @ v
     sdpa = F.scaled_dot_product_attention(
-        q, k, v, attn_mask=valid_lens_to_mask(lens, 6))
+        q, k, v, attn_mask=valid_lens_to_mask(lens, 6)
+    )
     torch.testing.assert_close(ours, sdpa)
 
 
@@ -93,8 +100,13 @@ def test_sequence_mask_broadcasts_over_feature_axes():
     assert out[0, 0].sum() == 5 and out[1, :2].sum() == 10
 
 
-@pytest.mark.parametrize("lens", [torch.tensor([2]),  # one for 3 rows
-                                  torch.tensor([[1, 2], [2, 3], [3, 4]])])
+@pytest.mark.parametrize(
+    "lens",
+    [
+        torch.tensor([2]),  # one for 3 rows
+        torch.tensor([[1, 2], [2, 3], [3, 4]]),
+    ],
+)
 def test_sequence_mask_wants_one_length_per_row(lens):
     # neither broadcast over the rows nor cut to a first column
     with pytest.raises(ValueError, match="valid_lens must have shape"):
@@ -112,8 +124,9 @@ def test_zero_valid_length_gives_zero_row_without_nan():
 
 def test_valid_length_above_key_count_means_all_keys():
     X = torch.randn(2, 3, 4)
-    torch.testing.assert_close(masked_softmax(X, torch.tensor([4, 50])),
-                               F.softmax(X, dim=-1))
+    torch.testing.assert_close(
+        masked_softmax(X, torch.tensor([4, 50])), F.softmax(X, dim=-1)
+    )
 
 
 def test_inputs_are_not_modified():
@@ -131,24 +144,28 @@ def test_half_precision_is_finite_and_normalised(dtype):
     out = masked_softmax(X, lens)
     assert out.dtype == dtype and torch.isfinite(out).all()
     sums = out.float().sum(-1)
-    torch.testing.assert_close(sums[1:], torch.ones(2, 2), atol=1e-2,
-                               rtol=0)
+    torch.testing.assert_close(sums[1:], torch.ones(2, 2), atol=1e-2, rtol=0)
     assert torch.equal(sums[0], torch.zeros(2))
 
 
 def test_whole_number_float_lengths_are_accepted():
     X = torch.randn(2, 2, 4)
-    torch.testing.assert_close(masked_softmax(X, torch.tensor([2.0, 3.0])),
-                               masked_softmax(X, torch.tensor([2, 3])))
+    torch.testing.assert_close(
+        masked_softmax(X, torch.tensor([2.0, 3.0])),
+        masked_softmax(X, torch.tensor([2, 3])),
+    )
 
 
-@pytest.mark.parametrize("lens, message", [
-    (torch.tensor([1, 2, 3]), "valid_lens must have shape"),
-    (torch.tensor([[1, 2, 3]]), "valid_lens must have shape"),
-    (torch.tensor([-1, 2]), ">= 0"),
-    (torch.tensor([1.5, 2.0]), "whole numbers"),
-    (torch.tensor([[1, 2], [0, -3]]), ">= 0"),
-])
+@pytest.mark.parametrize(
+    "lens, message",
+    [
+        (torch.tensor([1, 2, 3]), "valid_lens must have shape"),
+        (torch.tensor([[1, 2, 3]]), "valid_lens must have shape"),
+        (torch.tensor([-1, 2]), ">= 0"),
+        (torch.tensor([1.5, 2.0]), "whole numbers"),
+        (torch.tensor([[1, 2], [0, -3]]), ">= 0"),
+    ],
+)
 def test_bad_valid_lens_raise_value_error(lens, message):
     with pytest.raises(ValueError, match=message):
         masked_softmax(torch.randn(2, 2, 4), lens)
@@ -172,8 +189,9 @@ def test_integer_scores_raise_type_error():
 
 
 def test_show_heatmaps_draws_one_axis_per_matrix():
-    fig = show_heatmaps(torch.rand(2, 3, 4, 5), "Keys", "Queries",
-                        titles=["a", "b", "c"])
+    fig = show_heatmaps(
+        torch.rand(2, 3, 4, 5), "Keys", "Queries", titles=["a", "b", "c"]
+    )
     assert len(fig.axes) == 2 * 3 + 1  # and a colour bar
     assert fig.axes[0].get_title() == "a"
     # a fixed colour scale, whatever the data's range
@@ -231,31 +249,55 @@ def _qkv(queries=(2, 1, 4), keys=(2, 3, 4), values=(2, 3, 5)):
 # one bad call per message of d2l_attention.checks, and a piece of its
 # Portuguese text
 CHECK_CASES = [
-    (lambda: masked_softmax(torch.rand(2, 3), None),
-     "X precisa ser um tensor 3-D"),
-    (lambda: masked_softmax(torch.ones(2, 2, 3, dtype=torch.long), None),
-     "pontuações em ponto flutuante"),
+    (
+        lambda: masked_softmax(torch.rand(2, 3), None),
+        "X precisa ser um tensor 3-D",
+    ),
+    (
+        lambda: masked_softmax(torch.ones(2, 2, 3, dtype=torch.long), None),
+        "pontuações em ponto flutuante",
+    ),
     (lambda: masked_softmax(_scores(), [1, 2]), "um tensor ou None"),
-    (lambda: masked_softmax(_scores(), torch.tensor([1, 2, 3])),
-     "precisa ter formato (2,) ou (2, 2)"),
-    (lambda: masked_softmax(_scores(), torch.tensor([True, False])),
-     "precisa ter inteiros"),
-    (lambda: masked_softmax(_scores(), torch.tensor([-1, 2])),
-     "números inteiros >= 0"),
-    (lambda: check_attention_inputs("q", *_qkv()[1:]),
-     "o argumento queries precisa ser um tensor"),
-    (lambda: check_attention_inputs(*_qkv(keys=(3, 4))),
-     "o argumento keys precisa ser 3-D"),
-    (lambda: check_attention_inputs(*_qkv(values=(1, 3, 5))),
-     "os tamanhos de lote não batem"),
-    (lambda: check_attention_inputs(*_qkv(values=(2, 2, 5))),
-     "chaves e valores precisam formar pares: 3 chaves, mas 2 valores"),
-    (lambda: check_attention_inputs(*_qkv(), key_size=6),
-     "o argumento keys precisa ter 6 atributos; recebido: 4"),
-    (lambda: check_dot_product_inputs(*_qkv(queries=(2, 1, 5))),
-     "tantos atributos quanto as chaves (4); recebido: 5"),
-    (lambda: check_num_heads(100, 3),
-     "num_hiddens (100) precisa ser divisível por num_heads (3)"),
+    (
+        lambda: masked_softmax(_scores(), torch.tensor([1, 2, 3])),
+        "precisa ter formato (2,) ou (2, 2)",
+    ),
+    (
+        lambda: masked_softmax(_scores(), torch.tensor([True, False])),
+        "precisa ter inteiros",
+    ),
+    (
+        lambda: masked_softmax(_scores(), torch.tensor([-1, 2])),
+        "números inteiros >= 0",
+    ),
+    (
+        lambda: _check_attention_inputs("q", *_qkv()[1:]),
+        "o argumento queries precisa ser um tensor",
+    ),
+    (
+        lambda: _check_attention_inputs(*_qkv(keys=(3, 4))),
+        "o argumento keys precisa ser 3-D",
+    ),
+    (
+        lambda: _check_attention_inputs(*_qkv(values=(1, 3, 5))),
+        "os tamanhos de lote não batem",
+    ),
+    (
+        lambda: _check_attention_inputs(*_qkv(values=(2, 2, 5))),
+        "chaves e valores precisam formar pares: 3 chaves, mas 2 valores",
+    ),
+    (
+        lambda: _check_attention_inputs(*_qkv(), key_size=6),
+        "o argumento keys precisa ter 6 atributos; recebido: 4",
+    ),
+    (
+        lambda: _check_dot_product_inputs(*_qkv(queries=(2, 1, 5))),
+        "tantos atributos quanto as chaves (4); recebido: 5",
+    ),
+    (
+        lambda: _check_num_heads(100, 3),
+        "num_hiddens (100) precisa ser divisível por num_heads (3)",
+    ),
 ]
 
 
@@ -267,8 +309,7 @@ def portuguese():
 
 
 @pytest.mark.parametrize("call, portuguese_text", CHECK_CASES)
-def test_check_messages_follow_the_language(portuguese, call,
-                                            portuguese_text):
+def test_check_messages_follow_the_language(portuguese, call, portuguese_text):
     with pytest.raises((ValueError, TypeError)) as raised:
         call()
     assert portuguese_text in str(raised.value)

@@ -3,7 +3,7 @@
 import pytest
 import torch
 
-from d2l_attention import AdditiveAttention, check_attention_inputs
+from d2l_attention import AdditiveAttention, _check_attention_inputs
 
 CASES = [  # batch, queries, pairs, query_size, key_size, value_size, hiddens
     (2, 1, 10, 20, 2, 4, 8),
@@ -14,9 +14,11 @@ CASES = [  # batch, queries, pairs, query_size, key_size, value_size, hiddens
 
 def make_inputs(case, dtype, gen):
     batch, n, m, q_size, k_size, v_size, _ = case
-    return (torch.randn(batch, n, q_size, generator=gen, dtype=dtype),
-            torch.randn(batch, m, k_size, generator=gen, dtype=dtype),
-            torch.randn(batch, m, v_size, generator=gen, dtype=dtype))
+    return (
+        torch.randn(batch, n, q_size, generator=gen, dtype=dtype),
+        torch.randn(batch, m, k_size, generator=gen, dtype=dtype),
+        torch.randn(batch, m, v_size, generator=gen, dtype=dtype),
+    )
 
 
 @pytest.mark.parametrize("case", CASES)
@@ -29,22 +31,32 @@ def test_matches_d2l_with_same_weights(d2l, case, dtype):
     ref.load_state_dict(ours.state_dict())
     ours, ref = ours.to(dtype).eval(), ref.to(dtype).eval()
     queries, keys, values = make_inputs(case, dtype, gen)
-    for lens in [None, torch.randint(1, m + 1, (batch,), generator=gen),
-                 torch.randint(1, m + 1, (batch, n), generator=gen)]:
-        torch.testing.assert_close(ours(queries, keys, values, lens),
-                                   ref(queries, keys, values, lens))
-        torch.testing.assert_close(ours.attention_weights,
-                                   ref.attention_weights)
+    for lens in [
+        None,
+        torch.randint(1, m + 1, (batch,), generator=gen),
+        torch.randint(1, m + 1, (batch, n), generator=gen),
+    ]:
+        torch.testing.assert_close(
+            ours(queries, keys, values, lens), ref(queries, keys, values, lens)
+        )
+        torch.testing.assert_close(
+            ours.attention_weights, ref.attention_weights
+        )
 
 
 def test_toy_example_gives_the_mean_of_the_valid_values():
     torch.manual_seed(0)
     attention = AdditiveAttention(2, 20, 8, dropout=0.1).eval()
     values = torch.arange(40.0).reshape(1, 10, 4).repeat(2, 1, 1)
-    out = attention(torch.randn(2, 1, 20), torch.ones(2, 10, 2), values,
-                    torch.tensor([2, 6]))
+    out = attention(
+        torch.randn(2, 1, 20),
+        torch.ones(2, 10, 2),
+        values,
+        torch.tensor([2, 6]),
+    )
     torch.testing.assert_close(
-        out, torch.tensor([[[2.0, 3, 4, 5]], [[10.0, 11, 12, 13]]]))
+        out, torch.tensor([[[2.0, 3, 4, 5]], [[10.0, 11, 12, 13]]])
+    )
 
 
 def test_inputs_are_not_modified():
@@ -57,13 +69,16 @@ def test_inputs_are_not_modified():
         assert torch.equal(original, copy)
 
 
-@pytest.mark.parametrize("q, k, v, message", [
-    ((3, 1, 4), (2, 6, 3), (2, 6, 2), "batch sizes disagree"),
-    ((2, 1, 5), (2, 6, 3), (2, 6, 2), "queries must have 4 features"),
-    ((2, 1, 4), (2, 6, 2), (2, 6, 2), "keys must have 3 features"),
-    ((2, 1, 4), (2, 6, 3), (2, 5, 2), "pair up"),
-    ((1, 4), (2, 6, 3), (2, 6, 2), "queries must be 3-D"),
-])
+@pytest.mark.parametrize(
+    "q, k, v, message",
+    [
+        ((3, 1, 4), (2, 6, 3), (2, 6, 2), "batch sizes disagree"),
+        ((2, 1, 5), (2, 6, 3), (2, 6, 2), "queries must have 4 features"),
+        ((2, 1, 4), (2, 6, 2), (2, 6, 2), "keys must have 3 features"),
+        ((2, 1, 4), (2, 6, 3), (2, 5, 2), "pair up"),
+        ((1, 4), (2, 6, 3), (2, 6, 2), "queries must be 3-D"),
+    ],
+)
 def test_mismatched_inputs_raise_clear_errors(q, k, v, message):
     attention = AdditiveAttention(3, 4, 5, dropout=0.0)
     with pytest.raises(ValueError, match=message):
@@ -79,21 +94,28 @@ def test_bad_valid_lens_are_reported():
 
 def test_non_tensor_input_raises_type_error():
     with pytest.raises(TypeError, match="keys must be a tensor"):
-        check_attention_inputs(torch.ones(1, 1, 1), [[1.0]],
-                               torch.ones(1, 1, 1))
+        _check_attention_inputs(
+            torch.ones(1, 1, 1), [[1.0]], torch.ones(1, 1, 1)
+        )
 
 
 def dropout_case(p, copies):
     """A scorer with dropout p and one input repeated `copies` times."""
     gen = torch.Generator().manual_seed(3)
     attention = AdditiveAttention(3, 4, 6, dropout=p)
-    q, k = torch.randn(1, 2, 4, generator=gen), torch.randn(1, 5, 3,
-                                                            generator=gen)
+    q, k = (
+        torch.randn(1, 2, 4, generator=gen),
+        torch.randn(1, 5, 3, generator=gen),
+    )
     v = torch.rand(1, 5, 2, generator=gen)
     lens = torch.tensor([4])
     # (1, ...) -> (copies, ...): one independent dropout draw per copy
-    inputs = (q.repeat(copies, 1, 1), k.repeat(copies, 1, 1),
-              v.repeat(copies, 1, 1), lens.repeat(copies))
+    inputs = (
+        q.repeat(copies, 1, 1),
+        k.repeat(copies, 1, 1),
+        v.repeat(copies, 1, 1),
+        lens.repeat(copies),
+    )
     return attention, inputs
 
 

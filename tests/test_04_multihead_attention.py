@@ -53,13 +53,7 @@ def make_layer(shape, dtype, device, bias, fused=False):
     torch.manual_seed(0)
     layer_class = FusedMultiHeadAttention if fused else MultiHeadAttention
     layer = layer_class(
-        k_size,
-        q_size,
-        v_size,
-        num_hiddens,
-        num_heads,
-        0.0,
-        bias=bias,
+        k_size, q_size, v_size, num_hiddens, num_heads, 0.0, bias=bias
     )
     return layer.to(device=device, dtype=dtype).eval()
 
@@ -226,7 +220,8 @@ def test_fused_layer_has_the_same_parameters():
     kept = make_layer(shape, torch.float32, "cpu", bias=True)
     fused = make_layer(shape, torch.float32, "cpu", bias=True, fused=True)
     assert {name: p.shape for name, p in kept.named_parameters()} == {
-        name: p.shape for name, p in fused.named_parameters()}
+        name: p.shape for name, p in fused.named_parameters()
+    }
     fused(*make_inputs(shape, torch.float32, "cpu"))
     assert fused.attention_weights is None
 
@@ -334,8 +329,9 @@ def test_dropout_acts_in_training_mode_only_and_is_unbiased(fused):
     torch.manual_seed(0)
     layer_class = FusedMultiHeadAttention if fused else MultiHeadAttention
     layer = layer_class(8, 8, 8, 8, 2, 0.5)
-    queries, keys, values = make_inputs((1, 3, 5, 8, 8, 8), torch.float32,
-                                        "cpu")
+    queries, keys, values = make_inputs(
+        (1, 3, 5, 8, 8, 8), torch.float32, "cpu"
+    )
     lens = torch.tensor([4])
     layer.eval()
     with torch.no_grad():
@@ -343,9 +339,12 @@ def test_dropout_acts_in_training_mode_only_and_is_unbiased(fused):
         assert torch.equal(layer(queries, keys, values, lens), expected)
         layer.train()
         draws = 20_000  # one example repeated: one dropout draw per row
-        out = layer(queries.expand(draws, -1, -1),
-                    keys.expand(draws, -1, -1),
-                    values.expand(draws, -1, -1), lens.expand(draws))
+        out = layer(
+            queries.expand(draws, -1, -1),
+            keys.expand(draws, -1, -1),
+            values.expand(draws, -1, -1),
+            lens.expand(draws),
+        )
     # training mode: dropout changes the output of almost every draw ...
     changed = (out - expected).abs().amax(dim=(1, 2)) > 1e-6
     assert changed.float().mean() > 0.9
@@ -356,17 +355,22 @@ def test_dropout_acts_in_training_mode_only_and_is_unbiased(fused):
 
 def test_fused_attention_dropout_is_unbiased():
     gen = torch.Generator().manual_seed(0)
-    queries, keys = torch.randn(1, 3, 4, generator=gen), torch.randn(
-        1, 5, 4, generator=gen)
+    queries, keys = (
+        torch.randn(1, 3, 4, generator=gen),
+        torch.randn(1, 5, 4, generator=gen),
+    )
     values = torch.randn(1, 5, 6, generator=gen)
     lens = torch.tensor([[5, 2, 0]])
     expected = fused_attention(queries, keys, values, lens)
     torch.manual_seed(0)
     draws = 20_000
-    out = fused_attention(queries.expand(draws, -1, -1),
-                          keys.expand(draws, -1, -1),
-                          values.expand(draws, -1, -1),
-                          lens.expand(draws, -1), dropout_p=0.5)
+    out = fused_attention(
+        queries.expand(draws, -1, -1),
+        keys.expand(draws, -1, -1),
+        values.expand(draws, -1, -1),
+        lens.expand(draws, -1),
+        dropout_p=0.5,
+    )
     assert (out[:, 2] == 0).all()  # no valid key: zeros, dropout or not
     changed = (out[:, :2] - expected[:, :2]).abs().amax(dim=(1, 2)) > 1e-6
     assert changed.float().mean() > 0.9
@@ -379,11 +383,15 @@ def test_one_call_reads_the_valid_lengths_once(monkeypatch, fused):
     import d2l_attention.masking as masking
 
     reads = []
-    check = masking.check_valid_lens_values
-    monkeypatch.setattr(masking, "check_valid_lens_values",
-                        lambda lens: reads.append(lens) or check(lens))
-    layer = make_layer(SHAPES[0], torch.float32, "cpu", bias=False,
-                       fused=fused)
+    check = masking._check_valid_lens_values
+    monkeypatch.setattr(
+        masking,
+        "_check_valid_lens_values",
+        lambda lens: reads.append(lens) or check(lens),
+    )
+    layer = make_layer(
+        SHAPES[0], torch.float32, "cpu", bias=False, fused=fused
+    )
     queries, keys, values = make_inputs(SHAPES[0], torch.float32, "cpu")
     lens = torch.ones(queries.shape[0], dtype=torch.long)
     layer(queries, keys, values, lens)

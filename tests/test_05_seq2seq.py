@@ -385,8 +385,11 @@ def test_the_curve_shows_the_loss_per_token(five_pairs, monkeypatch):
         drawn["reference"] = reference
 
     monkeypatch.setattr(LossCurve, "__init__", record_init)
-    monkeypatch.setattr(LossCurve, "add", lambda self, epoch, loss:
-                        drawn["points"].append((epoch, loss)))
+    monkeypatch.setattr(
+        LossCurve,
+        "add",
+        lambda self, epoch, loss: drawn["points"].append((epoch, loss)),
+    )
     torch.manual_seed(0)
     data_iter, src_vocab, tgt_vocab = load_data_nmt(
         batch_size=2, num_steps=7, num_examples=5
@@ -395,8 +398,16 @@ def test_the_curve_shows_the_loss_per_token(five_pairs, monkeypatch):
         Seq2SeqEncoder(len(src_vocab), 8, 16, 2),
         Seq2SeqDecoder(len(tgt_vocab), 8, 16, 2),
     )
-    losses = train_seq2seq(net, data_iter, 0.05, 12, tgt_vocab, "cpu",
-                           progress=False, reference=("book", 0.25))
+    losses = train_seq2seq(
+        net,
+        data_iter,
+        0.05,
+        12,
+        tgt_vocab,
+        "cpu",
+        progress=False,
+        reference=("book", 0.25),
+    )
     assert [epoch for epoch, _ in drawn["points"]] == [1, 10, 12]
     for epoch, value in drawn["points"]:
         assert value == losses[epoch - 1]
@@ -408,13 +419,19 @@ def test_the_curve_shows_the_loss_per_token(five_pairs, monkeypatch):
     dec_input = torch.cat([torch.full((len(Y), 1), bos), Y[:, :-1]], 1)
     net.eval()  # no dropout here: the same outputs in both passes
     total, tokens = train_epoch_seq2seq(
-        net, data_iter, MaskedSoftmaxCELoss(),
-        torch.optim.SGD(net.parameters(), lr=0), bos, "cpu")
+        net,
+        data_iter,
+        MaskedSoftmaxCELoss(),
+        torch.optim.SGD(net.parameters(), lr=0),
+        bos,
+        "cpu",
+    )
     valid = torch.arange(7) < Y_valid_len[:, None]
     with torch.no_grad():
         logits = net(X, dec_input, X_valid_len)[0]
-    direct = nn.functional.cross_entropy(logits[valid], Y[valid],
-                                         reduction="sum")
+    direct = nn.functional.cross_entropy(
+        logits[valid], Y[valid], reduction="sum"
+    )
     assert tokens == int(Y_valid_len.sum())
     assert total == pytest.approx(direct.item(), rel=1e-5)
 

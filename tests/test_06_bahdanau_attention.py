@@ -196,8 +196,9 @@ def test_training_lowers_the_loss_and_translates(five_pairs, attention):
     scoring = DotProductAttention(0.1) if attention == "dot product" else None
     net = EncoderDecoder(
         Seq2SeqEncoder(len(src_vocab), 8, 16, 2, 0.1),
-        Seq2SeqAttentionDecoder(len(tgt_vocab), 8, 16, 2, 0.1,
-                                attention=scoring),
+        Seq2SeqAttentionDecoder(
+            len(tgt_vocab), 8, 16, 2, 0.1, attention=scoring
+        ),
     )
     history = train_briefly(net, data_iter, tgt_vocab)
     assert history[-1] < history[0] / 3

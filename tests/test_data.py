@@ -31,8 +31,7 @@ def project_with(tmp_path, data):
     return tmp_path / "notebooks"
 
 
-def test_the_excerpt_is_found_in_the_data_folder_above(tmp_path,
-                                                       monkeypatch):
+def test_the_excerpt_is_found_in_the_data_folder_above(tmp_path, monkeypatch):
     monkeypatch.chdir(project_with(tmp_path, EXCERPT.read_bytes()))
     assert find_data_file() == tmp_path.resolve() / "data" / EXCERPT.name
     assert read_data_nmt() == EXCERPT.read_text(encoding="utf-8")
@@ -47,22 +46,29 @@ def test_a_missing_excerpt_says_how_to_restore_it(tmp_path, monkeypatch):
 
 
 SPOILED = {
-    "CRLF line endings": (lambda data: data.replace(b"\n", b"\r\n"),
-                          "has Windows line endings (CRLF)"),
-    "one word edited": (lambda data: data.replace(b"Va !", b"Vas !", 1),
-                        "was edited or damaged"),
-    "a pair added": (lambda data: data + b"Hi.\tSalut !\n",
-                     "was edited or damaged"),
-    "cut short": (lambda data: data[:len(data) // 2],
-                  "was edited or damaged"),
+    "CRLF line endings": (
+        lambda data: data.replace(b"\n", b"\r\n"),
+        "has Windows line endings (CRLF)",
+    ),
+    "one word edited": (
+        lambda data: data.replace(b"Va !", b"Vas !", 1),
+        "was edited or damaged",
+    ),
+    "a pair added": (
+        lambda data: data + b"Hi.\tSalut !\n",
+        "was edited or damaged",
+    ),
+    "cut short": (
+        lambda data: data[: len(data) // 2],
+        "was edited or damaged",
+    ),
     "not UTF-8": (lambda data: b"\xff" + data[1:], "was edited or damaged"),
     "empty": (lambda data: b"", "is empty"),
 }
 
 
 @pytest.mark.parametrize("kind", SPOILED)
-def test_a_spoiled_excerpt_is_refused_in_one_line(tmp_path, monkeypatch,
-                                                  kind):
+def test_a_spoiled_excerpt_is_refused_in_one_line(tmp_path, monkeypatch, kind):
     spoil, problem = SPOILED[kind]
     monkeypatch.chdir(project_with(tmp_path, spoil(EXCERPT.read_bytes())))
     with pytest.raises(ValueError) as error:
@@ -79,8 +85,9 @@ def portuguese():
     Messages.use("en")
 
 
-def test_the_data_messages_follow_the_language(tmp_path, monkeypatch,
-                                               portuguese):
+def test_the_data_messages_follow_the_language(
+    tmp_path, monkeypatch, portuguese
+):
     monkeypatch.chdir(tmp_path)
     with pytest.raises(FileNotFoundError, match="não estão em") as missing:
         read_data_nmt()
@@ -93,8 +100,17 @@ def test_the_data_messages_follow_the_language(tmp_path, monkeypatch,
 def checked_out(repo, attributes):
     """Commit the excerpt in a new repo, check it out as git for Windows
     does (core.autocrlf=true) and return the bytes it writes."""
-    git = ["git", "-C", str(repo), "-c", "user.name=t", "-c",
-           "user.email=t@t", "-c", "core.autocrlf=false"]
+    git = [
+        "git",
+        "-C",
+        str(repo),
+        "-c",
+        "user.name=t",
+        "-c",
+        "user.email=t@t",
+        "-c",
+        "core.autocrlf=false",
+    ]
     subprocess.run(["git", "init", "-q", str(repo)], check=True)
     (repo / "data").mkdir()
     shutil.copy(EXCERPT, repo / "data" / EXCERPT.name)
@@ -103,8 +119,19 @@ def checked_out(repo, attributes):
     subprocess.run([*git, "add", "."], check=True)
     subprocess.run([*git, "commit", "-q", "-m", "excerpt"], check=True)
     (repo / "data" / EXCERPT.name).unlink()
-    subprocess.run(["git", "-C", str(repo), "-c", "core.autocrlf=true",
-                    "checkout", "--", f"data/{EXCERPT.name}"], check=True)
+    subprocess.run(
+        [
+            "git",
+            "-C",
+            str(repo),
+            "-c",
+            "core.autocrlf=true",
+            "checkout",
+            "--",
+            f"data/{EXCERPT.name}",
+        ],
+        check=True,
+    )
     return (repo / "data" / EXCERPT.name).read_bytes()
 
 

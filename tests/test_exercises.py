@@ -35,8 +35,9 @@ def answered_exercises():
         cells = nbformat.read(path, as_version=4).cells
         for index, cell in enumerate(cells):
             if "answer" in student.tags(cell):
-                check = next(c for c in cells[index + 1:]
-                             if "check" in student.tags(c))
+                check = next(
+                    c for c in cells[index + 1 :] if "check" in student.tags(c)
+                )
                 found.append((path.name, cell, check))
     return found
 
@@ -46,28 +47,34 @@ ANSWERED = answered_exercises()
 
 def verdict_of(answer_source, check_source):
     """Run an answer cell, then its check cell; return the verdict."""
-    namespace = {"torch": torch, "nn": nn, "math": math,
-                 "masked_softmax": masked_softmax,
-                 "AdditiveAttention": AdditiveAttention,
-                 "MaskedSoftmaxCELoss": MaskedSoftmaxCELoss,
-                 "Seq2SeqDecoder": Seq2SeqDecoder}
-    namespace.update({name: getattr(exercises, name)
-                      for name in exercises.__all__})
+    namespace = {
+        "torch": torch,
+        "nn": nn,
+        "math": math,
+        "masked_softmax": masked_softmax,
+        "AdditiveAttention": AdditiveAttention,
+        "MaskedSoftmaxCELoss": MaskedSoftmaxCELoss,
+        "Seq2SeqDecoder": Seq2SeqDecoder,
+    }
+    namespace.update(
+        {name: getattr(exercises, name) for name in exercises.__all__}
+    )
     exec(answer_source, namespace)
     return eval(check_source, namespace)
 
 
 def test_every_check_has_an_exercise_and_wrong_answers():
-    checks = {name for name in exercises.__all__
-              if name.startswith("check_")}
+    checks = {name for name in exercises.__all__ if name.startswith("check_")}
     called = {check.source.split("(")[0] for _, _, check in ANSWERED}
     assert called == checks
     assert set(WRONG) == checks
 
 
-@pytest.mark.parametrize("path", ENGLISH + sorted(
-    (ROOT / "notebooks" / "pt_BR").glob("[0-9]*.ipynb")),
-    ids=lambda p: str(p.relative_to(ROOT / "notebooks")))
+@pytest.mark.parametrize(
+    "path",
+    ENGLISH + sorted((ROOT / "notebooks" / "pt_BR").glob("[0-9]*.ipynb")),
+    ids=lambda p: str(p.relative_to(ROOT / "notebooks")),
+)
 def test_every_check_passes_on_its_worked_solution(path):
     # what the full notebook printed; nbval runs it again and compares
     right = "✔ Certo: " if path.parent.name == "pt_BR" else "✔ Right: "
@@ -78,13 +85,15 @@ def test_every_check_passes_on_its_worked_solution(path):
             assert out.data["text/plain"].startswith(right), cell.source
 
 
-@pytest.mark.parametrize("notebook, answer, check", ANSWERED,
-                         ids=[check.source.split("(")[0]
-                              for _, _, check in ANSWERED])
+@pytest.mark.parametrize(
+    "notebook, answer, check",
+    ANSWERED,
+    ids=[check.source.split("(")[0] for _, _, check in ANSWERED],
+)
 def test_the_stub_gets_a_hint(notebook, answer, check):
     assert "..." in answer.source  # where the student's code goes
     verdict = verdict_of(answer.source, check.source)
-    assert isinstance(verdict, exercises.Verdict)
+    assert isinstance(verdict, exercises._Verdict)
     assert not verdict.passed
     assert repr(verdict).startswith("✘ Not yet: ")
 
@@ -94,8 +103,9 @@ def test_the_stub_gets_a_hint(notebook, answer, check):
 
 def pad_without_renormalising(scores, valid_len):
     weights = torch.softmax(scores, dim=0)
-    return torch.cat([weights[:valid_len], torch.zeros(len(scores) -
-                                                       valid_len)])
+    return torch.cat(
+        [weights[:valid_len], torch.zeros(len(scores) - valid_len)]
+    )
 
 
 def softmax_without_padding(scores, valid_len):
@@ -134,8 +144,9 @@ class AdditiveScore(nn.Module):
         self.w_v = nn.Linear(num_hiddens, 1, bias=False)
 
     def forward(self, queries, keys, values, valid_lens=None):
-        features = torch.tanh(self.W_q(queries).unsqueeze(2)
-                              + self.W_k(keys).unsqueeze(1))
+        features = torch.tanh(
+            self.W_q(queries).unsqueeze(2) + self.W_k(keys).unsqueeze(1)
+        )
         scores = self.w_v(features).squeeze(-1)
         self.attention_weights = masked_softmax(scores, valid_lens)
         return torch.bmm(self.attention_weights, values)
@@ -183,8 +194,9 @@ class Unnormalised(Bilinear):
 
 class ScoresReturned(Bilinear):
     def forward(self, queries, keys, values, valid_lens=None):
-        self.attention_weights = masked_softmax(self.scores(queries, keys),
-                                                valid_lens)
+        self.attention_weights = masked_softmax(
+            self.scores(queries, keys), valid_lens
+        )
         return self.attention_weights
 
 
@@ -258,8 +270,11 @@ class StillMasked(MaskedSoftmaxCELoss):
 
 class MeanOverValid(MaskedSoftmaxCELoss):
     def forward(self, pred, label, valid_len, num_steps=None):
-        return super().forward(pred, label, valid_len) * pred.shape[1] / (
-            valid_len)
+        return (
+            super().forward(pred, label, valid_len)
+            * pred.shape[1]
+            / (valid_len)
+        )
 
 
 class OneNumber(MaskedSoftmaxCELoss):
@@ -269,10 +284,18 @@ class OneNumber(MaskedSoftmaxCELoss):
 
 
 class ZeroBridge(Seq2SeqDecoder):
-    def __init__(self, vocab_size, embed_size, num_hiddens, num_layers,
-                 enc_hiddens, dropout=0):
-        super().__init__(vocab_size, embed_size, num_hiddens, num_layers,
-                         dropout)
+    def __init__(
+        self,
+        vocab_size,
+        embed_size,
+        num_hiddens,
+        num_layers,
+        enc_hiddens,
+        dropout=0,
+    ):
+        super().__init__(
+            vocab_size, embed_size, num_hiddens, num_layers, dropout
+        )
         self.shape = (num_layers, num_hiddens)
 
     def init_state(self, enc_outputs, *args):
@@ -318,23 +341,26 @@ class ProjectsTwice(AdditiveAttention):
 
 class NoWeightsKept(AdditiveAttention):
     def forward(self, queries, projected_keys, values, valid_lens=None):
-        features = torch.tanh(self.W_q(queries).unsqueeze(2)
-                              + projected_keys.unsqueeze(1))
+        features = torch.tanh(
+            self.W_q(queries).unsqueeze(2) + projected_keys.unsqueeze(1)
+        )
         scores = self.w_v(features).squeeze(-1)
         return torch.bmm(masked_softmax(scores, valid_lens), values)
 
 
 class Unmasked06(AdditiveAttention):
     def forward(self, queries, projected_keys, values, valid_lens=None):
-        features = torch.tanh(self.W_q(queries).unsqueeze(2)
-                              + projected_keys.unsqueeze(1))
+        features = torch.tanh(
+            self.W_q(queries).unsqueeze(2) + projected_keys.unsqueeze(1)
+        )
         self.attention_weights = self.w_v(features).squeeze(-1).softmax(-1)
         return torch.bmm(self.attention_weights, values)
 
 
 def without_penalty(row, exponents, penalty=True):
-    return 100 * math.prod((row[n] / row[4 + n]) ** w
-                           for n, w in enumerate(exponents))
+    return 100 * math.prod(
+        (row[n] / row[4 + n]) ** w for n, w in enumerate(exponents)
+    )
 
 
 def always_penalty(row, exponents, penalty=True):
@@ -343,8 +369,11 @@ def always_penalty(row, exponents, penalty=True):
 
 
 def fraction(row, exponents, penalty=True):
-    return always_penalty(row, exponents) / 100 if penalty else (
-        without_penalty(row, exponents) / 100)
+    return (
+        always_penalty(row, exponents) / 100
+        if penalty
+        else (without_penalty(row, exponents) / 100)
+    )
 
 
 def swapped_lengths(row, exponents, penalty=True):
@@ -372,24 +401,41 @@ def zero_sum_rows_with_a_valid_zero(X, valid_lens):
 class ReshapedBridge(ZeroBridge):
     """The bridge without the permute: examples' states get mixed."""
 
-    def __init__(self, vocab_size, embed_size, num_hiddens, num_layers,
-                 enc_hiddens, dropout=0):
-        super().__init__(vocab_size, embed_size, num_hiddens, num_layers,
-                         enc_hiddens, dropout)
+    def __init__(
+        self,
+        vocab_size,
+        embed_size,
+        num_hiddens,
+        num_layers,
+        enc_hiddens,
+        dropout=0,
+    ):
+        super().__init__(
+            vocab_size,
+            embed_size,
+            num_hiddens,
+            num_layers,
+            enc_hiddens,
+            dropout,
+        )
         self.bridge = nn.Linear(enc_hiddens, num_layers * num_hiddens)
 
     def init_state(self, enc_outputs, *args):
         top = enc_outputs[1][-1]
-        hidden = torch.tanh(self.bridge(top)).reshape(self.shape[0],
-                                                      len(top), -1)
+        hidden = torch.tanh(self.bridge(top)).reshape(
+            self.shape[0], len(top), -1
+        )
         return hidden, hidden[-1]
 
 
 class ZeroContext(ReshapedBridge):
     def init_state(self, enc_outputs, *args):
         top = enc_outputs[1][-1]
-        hidden = torch.tanh(self.bridge(top)).reshape(
-            len(top), self.shape[0], -1).permute(1, 0, 2)
+        hidden = (
+            torch.tanh(self.bridge(top))
+            .reshape(len(top), self.shape[0], -1)
+            .permute(1, 0, 2)
+        )
         return hidden, torch.zeros_like(hidden[-1])
 
 
@@ -438,10 +484,18 @@ WRONG = {
         (gradient_around_the_mask, "a masked score got a gradient"),
         (first_row_only, "must have shape (2, 2, 5), got (2, 5)"),
         ("not a function", "must be a function, got str"),
-        (lambda X, valid_lens: masked_softmax(X, valid_lens),
-         "this is not the gradient of a loss"),
-        (lambda X, valid_lens: (torch.arange(5) < valid_lens[:, None, None])
-         .float().expand(2, 2, 5), "this is not the gradient of a loss"),
+        (
+            lambda X, valid_lens: masked_softmax(X, valid_lens),
+            "this is not the gradient of a loss",
+        ),
+        (
+            lambda X, valid_lens: (
+                (torch.arange(5) < valid_lens[:, None, None])
+                .float()
+                .expand(2, 2, 5)
+            ),
+            "this is not the gradient of a loss",
+        ),
         (zero_sum_rows_with_a_valid_zero, "a valid score got no gradient"),
     ],
     "check_permuted_output": [
@@ -449,9 +503,12 @@ WRONG = {
         (values_only, "the values were reordered, but not the keys"),
         (not_reordered, "this is the output in the original order"),
         (inverse_order, "is not that of attention for keys[:, perm]"),
-        (lambda attention, queries, keys, values, perm, valid_lens:
-         attention(queries, keys[:, perm], values[:, perm]),
-         "the valid lengths were left out"),
+        (
+            lambda attention, queries, keys, values, perm, valid_lens: (
+                attention(queries, keys[:, perm], values[:, perm])
+            ),
+            "the valid lengths were left out",
+        ),
         (weights_instead, "must have shape (2, 1, 4), got (2, 1, 10)"),
     ],
     "check_head_weights": [
@@ -482,8 +539,10 @@ WRONG = {
     ],
     "check_lstm_query": [
         (lambda state: state[-1].unsqueeze(1), "hidden_state[-1] is c"),
-        (lambda state: state[0].unsqueeze(1),
-         "must have shape (3, 1, 5), got (2, 1, 3, 5)"),
+        (
+            lambda state: state[0].unsqueeze(1),
+            "must have shape (3, 1, 5), got (2, 1, 3, 5)",
+        ),
         (lambda state: state[1][-1].unsqueeze(1), "top layer's memory cell"),
         (lambda state: state[0][0].unsqueeze(1), "the bottom layer's h"),
         (lambda state: state[0][-1], "must have shape (3, 1, 5), got (3, 5)"),
@@ -492,8 +551,10 @@ WRONG = {
     "check_context_by_hand": [
         (lambda weights, states: states.sum(0), "plain sum of the states"),
         (lambda weights, states: weights @ states.T, "raised RuntimeError"),
-        (lambda weights, states: states.T @ weights.flip(0),
-         "the sum of alpha_t h_t"),
+        (
+            lambda weights, states: states.T @ weights.flip(0),
+            "the sum of alpha_t h_t",
+        ),
         (lambda weights, states: weights[:, None] * states, "got (4, 6)"),
     ],
     "check_precomputed_keys": [
@@ -509,9 +570,12 @@ WRONG = {
         (geometric_mean, "is not 100 x the product of the p_n ** w_n"),
         (swapped_lengths, "r and c are swapped"),
         (penalty_without_min, "the brevity penalty never exceeds 1"),
-        (lambda row, exponents, penalty: str(without_penalty(row,
-                                                              exponents)),
-         "must be a number (a tensor's .item()), got str"),
+        (
+            lambda row, exponents, penalty: str(
+                without_penalty(row, exponents)
+            ),
+            "must be a number (a tensor's .item()), got str",
+        ),
     ],
     "check_bilinear_attention": [
         (AdditiveScore, "do not double when the query doubles"),
@@ -528,9 +592,14 @@ WRONG = {
 }
 
 
-@pytest.mark.parametrize("name, wrong, hint", [
-    (name, wrong, hint) for name, cases in WRONG.items()
-    for wrong, hint in cases])
+@pytest.mark.parametrize(
+    "name, wrong, hint",
+    [
+        (name, wrong, hint)
+        for name, cases in WRONG.items()
+        for wrong, hint in cases
+    ],
+)
 def test_a_wrong_answer_gets_its_hint(name, wrong, hint):
     verdict = getattr(exercises, name)(wrong)
     assert not verdict.passed
@@ -539,9 +608,11 @@ def test_a_wrong_answer_gets_its_hint(name, wrong, hint):
 
 def float64(answer):
     """The answer, its tensors returned as float64."""
+
     def wrapped(*args):
         result = answer(*args)
         return result.double() if torch.is_tensor(result) else result
+
     return wrapped
 
 
@@ -554,10 +625,15 @@ def test_a_float64_answer_is_as_good_as_a_float32_one():
 
     assert exercises.check_score_gradient(gradient).passed
     assert exercises.check_context_by_hand(
-        float64(lambda weights, states: weights @ states)).passed
-    assert exercises.check_permuted_output(float64(
-        lambda attention, queries, keys, values, perm, valid_lens:
-        attention(queries, keys[:, perm], values[:, perm], valid_lens))).passed
+        float64(lambda weights, states: weights @ states)
+    ).passed
+    assert exercises.check_permuted_output(
+        float64(
+            lambda attention, queries, keys, values, perm, valid_lens: (
+                attention(queries, keys[:, perm], values[:, perm], valid_lens)
+            )
+        )
+    ).passed
 
 
 def test_the_verdict_follows_the_language():
@@ -568,4 +644,5 @@ def test_the_verdict_follows_the_language():
     finally:
         Messages.use("en")
     assert repr(verdict) != repr(
-        exercises.check_softmax_then_pad(softmax_without_padding))
+        exercises.check_softmax_then_pad(softmax_without_padding)
+    )

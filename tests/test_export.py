@@ -11,18 +11,25 @@ from tools import export
 IMPORTS = "#@save\nimport math"
 SQUARE = '#@save\ndef square(x):\n    """Return x * x."""\n    return x * x'
 HELPER = "#@save\ndef _helper():\n    return 1"
-SCALE = ("#@save\nclass Scale:\n    def __init__(self, k):\n"
-         "        self.k = math.sqrt(k)")
-USE = ("#@save\nfrom d2l_attention import square\n\n\n"
-       "def cube(x):\n    return square(x) * x")
+SCALE = (
+    "#@save\nclass Scale:\n    def __init__(self, k):\n"
+    "        self.k = math.sqrt(k)"
+)
+USE = (
+    "#@save\nfrom d2l_attention import square\n\n\n"
+    "def cube(x):\n    return square(x) * x"
+)
 
 
 def write_notebook(tmp_path, name, sources, ids=None):
     """Write notebooks/name (markdown, code cells); return notebooks/."""
     folder = tmp_path / "notebooks"
     notebook = nbformat.v4.new_notebook()
-    notebook.cells.append(nbformat.v4.new_markdown_cell(
-        "Cells marked `#@save` go into the package."))
+    notebook.cells.append(
+        nbformat.v4.new_markdown_cell(
+            "Cells marked `#@save` go into the package."
+        )
+    )
     for i, source in enumerate(sources):
         cell = nbformat.v4.new_code_cell(source)
         cell.id = ids[i] if ids else f"cell{i}"
@@ -40,27 +47,36 @@ def export_error(notebooks):
 
 
 def test_saved_cells_become_modules_and_init(tmp_path):
-    notebooks = write_notebook(tmp_path, "01_first.ipynb", [
-        IMPORTS, SQUARE, "print(square(3))", HELPER, SCALE])
+    notebooks = write_notebook(
+        tmp_path,
+        "01_first.ipynb",
+        [IMPORTS, SQUARE, "print(square(3))", HELPER, SCALE],
+    )
     write_notebook(tmp_path, "02_second.ipynb", [USE])
     write_notebook(tmp_path, "scratch.ipynb", ["x = 1"])  # not exported
     package = tmp_path / "pkg"
     files = export.package_files(notebooks, package)
     assert sorted(path.name for path in files) == [
-        "__init__.py", "first.py", "second.py"]
+        "__init__.py",
+        "first.py",
+        "second.py",
+    ]
     first = files[package / "first.py"]
-    assert first.startswith("# generated, do not edit: the #@save cells of\n"
-                            "# notebooks/01_first.ipynb\n")
+    assert first.startswith(
+        "# generated, do not edit: the #@save cells of\n"
+        "# notebooks/01_first.ipynb\n"
+    )
     assert "import math\n" in first and "print(" not in first
     assert '__all__ = [\n    "square",\n    "Scale",\n]' in first
     assert "def _helper():" in first  # private: saved, not exported
     second = files[package / "second.py"]
     assert "from .first import square\n" in second
     init = files[package / "__init__.py"]
-    assert ('"first": [\n            "square",\n            "Scale",\n'
-            '        ],') in init
+    assert (
+        '"first": [\n            "square",\n            "_helper",\n'
+        '            "Scale",\n        ],'
+    ) in init  # _helper: on use
     assert '"second": [\n            "cube",\n        ],' in init
-    assert "_helper" not in init
     for path, text in files.items():
         compile(text, str(path), "exec")
     export.write_package(files, package)
@@ -69,33 +85,47 @@ def test_saved_cells_become_modules_and_init(tmp_path):
     assert export.stale_files(files, package) == [package / "first.py"]
 
 
-@pytest.mark.parametrize("source", [
-    "# @save\ndef f():\n    pass", "#@ save\ndef f():\n    pass",
-    "#@Save\ndef f():\n    pass", "#@SAVE\ndef f():\n    pass",
-    "#@save \ndef f():\n    pass", " #@save\ndef f():\n    pass",
-    "\n#@save\ndef f():\n    pass", "\n\n#@save\ndef f():\n    pass",
-    "import math\n#@save\ndef f():\n    pass", "def f():  #@save\n    pass",
-])
+@pytest.mark.parametrize(
+    "source",
+    [
+        "# @save\ndef f():\n    pass",
+        "#@ save\ndef f():\n    pass",
+        "#@Save\ndef f():\n    pass",
+        "#@SAVE\ndef f():\n    pass",
+        "#@save \ndef f():\n    pass",
+        " #@save\ndef f():\n    pass",
+        "\n#@save\ndef f():\n    pass",
+        "\n\n#@save\ndef f():\n    pass",
+        "import math\n#@save\ndef f():\n    pass",
+        "def f():  #@save\n    pass",
+    ],
+)
 def test_near_miss_marker_is_an_error_naming_the_cell(tmp_path, source):
-    notebooks = write_notebook(tmp_path, "01_first.ipynb", [SQUARE, source],
-                               ids=["ok", "nearmiss"])
+    notebooks = write_notebook(
+        tmp_path, "01_first.ipynb", [SQUARE, source], ids=["ok", "nearmiss"]
+    )
     message = export_error(notebooks)
     assert "notebooks/01_first.ipynb, cell 3, id nearmiss" in message
     assert "exactly '#@save'" in message
 
 
 def test_comments_and_prose_about_saving_are_not_markers(tmp_path):
-    notebooks = write_notebook(tmp_path, "01_first.ipynb", [
-        SQUARE, "# save the figure\nx = 1", "# the @save decorator\ny = 2"])
+    notebooks = write_notebook(
+        tmp_path,
+        "01_first.ipynb",
+        [SQUARE, "# save the figure\nx = 1", "# the @save decorator\ny = 2"],
+    )
     files = export.package_files(notebooks, tmp_path / "pkg")
     assert "def square" in files[tmp_path / "pkg" / "first.py"]
 
 
 def test_name_saved_in_two_notebooks_names_both(tmp_path):
-    notebooks = write_notebook(tmp_path, "01_first.ipynb", [IMPORTS, SQUARE],
-                               ids=["imports", "one"])
-    write_notebook(tmp_path, "03_third.ipynb", [HELPER, SQUARE],
-                   ids=["helper", "two"])
+    notebooks = write_notebook(
+        tmp_path, "01_first.ipynb", [IMPORTS, SQUARE], ids=["imports", "one"]
+    )
+    write_notebook(
+        tmp_path, "03_third.ipynb", [HELPER, SQUARE], ids=["helper", "two"]
+    )
     message = export_error(notebooks)
     assert "square is saved twice" in message
     assert "notebooks/01_first.ipynb, cell 3, id one" in message
@@ -103,31 +133,48 @@ def test_name_saved_in_two_notebooks_names_both(tmp_path):
 
 
 def test_name_saved_twice_in_one_notebook_names_both_cells(tmp_path):
-    notebooks = write_notebook(tmp_path, "01_first.ipynb",
-                               [HELPER, SQUARE, HELPER], ids=["a", "b", "c"])
+    notebooks = write_notebook(
+        tmp_path,
+        "01_first.ipynb",
+        [HELPER, SQUARE, HELPER],
+        ids=["a", "b", "c"],
+    )
     message = export_error(notebooks)
     assert "_helper is saved twice" in message
     assert "cell 2, id a" in message and "cell 4, id c" in message
 
 
 def test_name_defined_twice_in_one_cell(tmp_path):
-    notebooks = write_notebook(tmp_path, "01_first.ipynb", [
-        SQUARE + "\n\n\n" + SQUARE.removeprefix("#@save\n")])
+    notebooks = write_notebook(
+        tmp_path,
+        "01_first.ipynb",
+        [SQUARE + "\n\n\n" + SQUARE.removeprefix("#@save\n")],
+    )
     assert "square is defined twice" in export_error(notebooks)
 
 
 def test_private_helpers_cross_modules(tmp_path, monkeypatch):
     notebooks = write_notebook(tmp_path, "01_first.ipynb", [HELPER, SQUARE])
-    write_notebook(tmp_path, "02_second.ipynb", [
-        "#@save\nfrom d2l_attention import _helper\n\n\n"
-        "def two():\n    return _helper() + 1"])
+    write_notebook(
+        tmp_path,
+        "02_second.ipynb",
+        [
+            "#@save\nfrom d2l_attention import _helper\n\n\n"
+            "def two():\n    return _helper() + 1"
+        ],
+    )
     package = tmp_path / "pkg"
     files = export.package_files(notebooks, package)
-    assert ('from .first import _helper\n\n__all__ = [\n    "two",\n]\n'
-            in files[package / "second.py"])  # private: not in __all__
+    assert (
+        'from .first import _helper\n\n__all__ = [\n    "two",\n]\n'
+        in files[package / "second.py"]
+    )  # private: not in __all__
     export.write_package(files, package)
     monkeypatch.syspath_prepend(tmp_path)
-    assert importlib.import_module("pkg").two() == 2
+    pkg = importlib.import_module("pkg")
+    # a notebook's `from d2l_attention import _helper` works too, unlisted
+    assert pkg.two() == 2 and pkg._helper() == 1
+    assert "two" in pkg.__all__ and "_helper" not in pkg.__all__
     write_notebook(tmp_path, "03_third.ipynb", [HELPER], ids=["again"])
     message = export_error(notebooks)
     assert "_helper is saved twice" in message
@@ -135,26 +182,39 @@ def test_private_helpers_cross_modules(tmp_path, monkeypatch):
 
 
 def test_unused_imports_are_dropped_used_ones_kept_and_sorted(tmp_path):
-    notebooks = write_notebook(tmp_path, "01_first.ipynb", [
-        "#@save\nimport sys\nfrom os import sep, path\nimport math as m",
-        "#@save\ndef root(x):\n    return path.join(str(m.sqrt(x)))"])
+    notebooks = write_notebook(
+        tmp_path,
+        "01_first.ipynb",
+        [
+            "#@save\nimport sys\nfrom os import sep, path\nimport math as m",
+            "#@save\ndef root(x):\n    return path.join(str(m.sqrt(x)))",
+        ],
+    )
     text = export.package_files(notebooks, tmp_path / "pkg")[
-        tmp_path / "pkg" / "first.py"]
+        tmp_path / "pkg" / "first.py"
+    ]
     assert "\n\nimport math as m\nfrom os import path\n\n__all__" in text
     assert "sys" not in text and "sep" not in text
 
 
-@pytest.mark.parametrize("source, problem", [
-    ("#@save\nx = 1", "only imports, functions and classes"),
-    ("#@save\nfrom d2l_attention import cube", "no notebook saves it"),
-    ("#@save\nimport d2l_attention", "must not import itself"),
-    ("#@save\nfrom d2l_attention.first import x", "must not import itself"),
-    ("#@save\nfrom . import first", "must not import itself"),
-    ("#@save\ndef f(:\n    pass", "invalid syntax"),
-])
+@pytest.mark.parametrize(
+    "source, problem",
+    [
+        ("#@save\nx = 1", "only imports, functions and classes"),
+        ("#@save\nfrom d2l_attention import cube", "no notebook saves it"),
+        ("#@save\nimport d2l_attention", "must not import itself"),
+        (
+            "#@save\nfrom d2l_attention.first import x",
+            "must not import itself",
+        ),
+        ("#@save\nfrom . import first", "must not import itself"),
+        ("#@save\ndef f(:\n    pass", "invalid syntax"),
+    ],
+)
 def test_other_bad_saved_cells_are_errors(tmp_path, source, problem):
-    notebooks = write_notebook(tmp_path, "01_first.ipynb", [source],
-                               ids=["bad"])
+    notebooks = write_notebook(
+        tmp_path, "01_first.ipynb", [source], ids=["bad"]
+    )
     message = export_error(notebooks)
     assert "01_first.ipynb, cell 2, id bad" in message and problem in message
 
@@ -182,11 +242,16 @@ def test_main_reports_one_line_per_problem(tmp_path, monkeypatch, capsys):
 
 def test_a_cell_names_its_module_and_gets_the_imports_it_uses(tmp_path):
     plot = "#@save plotting\ndef draw(x):\n    return plt.plot(square(x))"
-    notebooks = write_notebook(tmp_path, "01_first.ipynb", [
-        "#@save\nimport math\nimport matplotlib.pyplot as plt",
-        SQUARE, plot])
-    write_notebook(tmp_path, "02_second.ipynb", [
-        "#@save plotting\ndef draw_cube(x):\n    return draw(x) * x"])
+    notebooks = write_notebook(
+        tmp_path,
+        "01_first.ipynb",
+        ["#@save\nimport math\nimport matplotlib.pyplot as plt", SQUARE, plot],
+    )
+    write_notebook(
+        tmp_path,
+        "02_second.ipynb",
+        ["#@save plotting\ndef draw_cube(x):\n    return draw(x) * x"],
+    )
     package = tmp_path / "pkg"
     files = export.package_files(notebooks, package)
     first = files[package / "first.py"]
@@ -199,26 +264,38 @@ def test_a_cell_names_its_module_and_gets_the_imports_it_uses(tmp_path):
     assert "def draw_cube" in plotting  # cells of two notebooks, in order
     assert plotting.index("def draw(") < plotting.index("def draw_cube")
     assert "# notebooks/02_second.ipynb\n" in plotting
-    assert '"plotting": [\n            "draw",\n            "draw_cube",' in (
-        files[package / "__init__.py"])
+    assert (
+        '"plotting": [\n            "draw",\n            "draw_cube",'
+        in (files[package / "__init__.py"])
+    )
 
 
 def test_a_module_named_like_a_public_name_is_an_error(tmp_path):
-    notebooks = write_notebook(tmp_path, "01_square.ipynb", [SQUARE],
-                               ids=["sq"])
+    notebooks = write_notebook(
+        tmp_path, "01_square.ipynb", [SQUARE], ids=["sq"]
+    )
     message = export_error(notebooks)
     assert "01_square.ipynb, cell 2, id sq: saves to module square" in message
 
 
 def test_modules_that_import_each_other_are_an_error(tmp_path):
-    notebooks = write_notebook(tmp_path, "01_first.ipynb", [
-        "#@save a\ndef f():\n    return g()",
-        "#@save b\ndef g():\n    return 1\n\n\ndef h():\n    return f()"])
+    notebooks = write_notebook(
+        tmp_path,
+        "01_first.ipynb",
+        [
+            "#@save a\ndef f():\n    return g()",
+            "#@save b\ndef g():\n    return 1\n\n\ndef h():\n    return f()",
+        ],
+    )
     assert "modules import each other: a -> b -> a" in export_error(notebooks)
 
 
 def test_near_miss_module_marker_is_an_error(tmp_path):
-    notebooks = write_notebook(tmp_path, "01_first.ipynb", [
-        "#@save Plotting\ndef f():\n    pass"], ids=["bad"])
+    notebooks = write_notebook(
+        tmp_path,
+        "01_first.ipynb",
+        ["#@save Plotting\ndef f():\n    pass"],
+        ids=["bad"],
+    )
     message = export_error(notebooks)
     assert "id bad" in message and "'#@save module_name'" in message

@@ -22,20 +22,29 @@ from tools.project import ROOT
 EDITIONS = list(handout.EDITIONS)
 NOTEBOOKS = sorted(p.name for p in (ROOT / "notebooks").glob("[0-9]*.ipynb"))
 # what a handout must not point to: the full notebooks and the repository
-POINTERS = ("full notebook", "notebook completo", "notebooks/pt_BR",
-            "`notebooks/0")
+POINTERS = (
+    "full notebook",
+    "notebook completo",
+    "notebooks/pt_BR",
+    "`notebooks/0",
+)
 
 
 @pytest.fixture(scope="module")
 def zips(tmp_path_factory):
     """Build both handouts once; return each edition's zip."""
     out = tmp_path_factory.mktemp("handouts")
-    done = subprocess.run([sys.executable, "-m", "tools.handout", out],
-                          cwd=ROOT, capture_output=True, text=True,
-                          check=True)
+    done = subprocess.run(
+        [sys.executable, "-m", "tools.handout", out],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        check=True,
+    )
     paths = [Path(line) for line in done.stdout.split()]
     assert [p.name for p in paths] == [
-        f"{handout.EDITIONS[e][0]}.zip" for e in EDITIONS]
+        f"{handout.EDITIONS[e][0]}.zip" for e in EDITIONS
+    ]
     assert not list(out.glob("tmp*"))  # the temporary folder is gone
     return dict(zip(EDITIONS, paths))
 
@@ -56,22 +65,37 @@ def unpacked(zips, tmp_path_factory):
 @pytest.mark.parametrize("edition", EDITIONS)
 def test_the_handout_holds_what_a_student_needs(unpacked, edition):
     folder = unpacked[edition]
-    names = {p.relative_to(folder).as_posix() for p in folder.rglob("*")
-             if p.is_file()}
+    names = {
+        p.relative_to(folder).as_posix()
+        for p in folder.rglob("*")
+        if p.is_file()
+    }
     assert {f"notebooks/{name}" for name in NOTEBOOKS} <= names
-    assert {"README.md", "LICENSE", "Makefile", "pyproject.toml",
-            "requirements.txt", "data/README.md",
-            "data/fra-eng-first-5000.txt", "d2l_attention/__init__.py",
-            "d2l_attention/exercises.py"} <= names
+    assert {
+        "README.md",
+        "LICENSE",
+        "Makefile",
+        "pyproject.toml",
+        "requirements.txt",
+        "data/README.md",
+        "data/fra-eng-first-5000.txt",
+        "d2l_attention/__init__.py",
+        "d2l_attention/exercises.py",
+    } <= names
     assert not [n for n in names if "__pycache__" in n or "pt_BR/" in n]
-    wanted = {line for line in (ROOT / "requirements.txt").read_text()
-              .splitlines() if line and not line.startswith("#")}
+    wanted = {
+        line
+        for line in (ROOT / "requirements.txt").read_text().splitlines()
+        if line and not line.startswith("#")
+    }
     given = (folder / "requirements.txt").read_text().splitlines()
     assert {line for line in given if not line.startswith("#")} == wanted
     readme = (folder / "README.md").read_text(encoding="utf-8")
     assert ("Como conferir as respostas" in readme) == (edition == "pt_BR")
-    assert ("jupyterlab-settings/@jupyterlab/translation-extension/"
-            "plugin.jupyterlab-settings" in names) == (edition == "pt_BR")
+    assert (
+        "jupyterlab-settings/@jupyterlab/translation-extension/"
+        "plugin.jupyterlab-settings" in names
+    ) == (edition == "pt_BR")
 
 
 @pytest.mark.parametrize("edition", EDITIONS)
@@ -80,8 +104,9 @@ def test_no_full_notebook_and_no_pointer_to_one(unpacked, edition):
     for path in sorted((unpacked[edition] / "notebooks").glob("*.ipynb")):
         cells = nbformat.read(path, as_version=4).cells
         assert not [c.id for c in cells if student.is_solution(c)]
-        placeholders = [c for c in cells
-                        if student.PLACEHOLDER in student.tags(c)]
+        placeholders = [
+            c for c in cells if student.PLACEHOLDER in student.tags(c)
+        ]
         assert placeholders and all(c.source == line for c in placeholders)
         text = json.dumps([c.source for c in cells], ensure_ascii=False)
         assert not [p for p in POINTERS if p in text], path.name
@@ -91,35 +116,61 @@ def run_notebook(folder, name, out):
     """Run the handout's notebook name in its notebooks/ folder."""
     env = dict(os.environ, PYTHONPATH=str(folder))  # the handout's package
     return subprocess.run(
-        [sys.executable, "-m", "jupyter", "nbconvert", "--to", "notebook",
-         "--execute", "--ExecutePreprocessor.timeout=900",
-         "--output-dir", str(out), name],
-        cwd=folder / "notebooks", env=env, capture_output=True, text=True)
+        [
+            sys.executable,
+            "-m",
+            "jupyter",
+            "nbconvert",
+            "--to",
+            "notebook",
+            "--execute",
+            "--ExecutePreprocessor.timeout=900",
+            "--output-dir",
+            str(out),
+            name,
+        ],
+        cwd=folder / "notebooks",
+        env=env,
+        capture_output=True,
+        text=True,
+    )
 
 
 @pytest.mark.parametrize("edition", EDITIONS)
-def test_the_notebooks_use_the_handouts_own_package_and_data(unpacked,
-                                                            edition):
+def test_the_notebooks_use_the_handouts_own_package_and_data(
+    unpacked, edition
+):
     folder = unpacked[edition]
-    code = ("import d2l_attention, d2l_attention.nmt_data as d; "
-            "print(d2l_attention.__file__); print(d.find_data_file())")
+    code = (
+        "import d2l_attention, d2l_attention.nmt_data as d; "
+        "print(d2l_attention.__file__); print(d.find_data_file())"
+    )
     done = subprocess.run(
-        [sys.executable, "-c", code], cwd=folder / "notebooks",
-        env=dict(os.environ, PYTHONPATH=str(folder)), capture_output=True,
-        text=True, check=True)
+        [sys.executable, "-c", code],
+        cwd=folder / "notebooks",
+        env=dict(os.environ, PYTHONPATH=str(folder)),
+        capture_output=True,
+        text=True,
+        check=True,
+    )
     package, data = map(Path, done.stdout.split())
     assert folder in package.parents and folder in data.parents
 
 
 @pytest.mark.parametrize("edition", EDITIONS)
 @pytest.mark.parametrize("name", NOTEBOOKS)
-def test_every_student_notebook_runs_top_to_bottom(unpacked, edition, name,
-                                                   tmp_path):
+def test_every_student_notebook_runs_top_to_bottom(
+    unpacked, edition, name, tmp_path
+):
     done = run_notebook(unpacked[edition], name, tmp_path)
     assert done.returncode == 0, done.stderr[-3000:]
     nb = nbformat.read(tmp_path / name, as_version=4)
-    errors = [out for cell in nb.cells for out in cell.get("outputs", [])
-              if out.output_type == "error"]
+    errors = [
+        out
+        for cell in nb.cells
+        for out in cell.get("outputs", [])
+        if out.output_type == "error"
+    ]
     assert not errors
     # each unanswered exercise gets its hint, in the edition's language
     hint = {"en": "✘ Not yet: ", "pt_BR": "✘ Ainda não: "}[edition]

@@ -9,7 +9,10 @@ from tools.project import ROOT
 def test_package_matches_notebooks():
     result = subprocess.run(
         [sys.executable, "-m", "tools.export", "--check"],
-        capture_output=True, text=True, cwd=ROOT)
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+    )
     assert result.returncode == 0, result.stderr
 
 
@@ -40,9 +43,11 @@ def test_importing_the_models_and_loss_leaves_plotting_and_training_out():
         "          if m in sys.modules]\n"
         "assert not loaded, loaded\n"
         "from d2l_attention import train_seq2seq\n"
-        "assert 'matplotlib' in sys.modules\n")
-    result = subprocess.run([sys.executable, "-c", code],
-                            capture_output=True, text=True)
+        "assert 'matplotlib' in sys.modules\n"
+    )
+    result = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True
+    )
     assert result.returncode == 0, result.stderr
 
 

@@ -27,7 +27,8 @@ NOTEBOOKS = ("01_masked_softmax.ipynb", "05_seq2seq.ipynb")
 
 pytestmark = pytest.mark.skipif(
     shutil.which("make") is None or not REAL_JUPYTER.exists(),
-    reason="needs make and the project's .venv")
+    reason="needs make and the project's .venv",
+)
 
 
 def script(path, body):
@@ -41,19 +42,28 @@ def script(path, body):
 def fake_venv_python(venv, log, pip_works=True):
     """A .venv/bin/python that logs pip calls and runs everything else."""
     pip = 'echo "pip $*" >> "%s"; exit 0' % log if pip_works else "exit 1"
-    return script(venv / "bin" / "python", f"""\
+    return script(
+        venv / "bin" / "python",
+        f"""\
 if [ "$1" = -m ] && [ "$2" = pip ]; then shift 2; {pip}; fi
 exec "{REAL_PYTHON}" "$@"
-""")
+""",
+    )
 
 
 @pytest.fixture
 def project(tmp_path):
     """A copy of the project's set-up files, with a working stand-in .venv."""
     proj = tmp_path / "project"
-    for name in ("Makefile", "requirements.txt", "requirements-dev.txt",
-                 "pyproject.toml", "tools/__init__.py",
-                 "tools/project.py", "tools/student.py"):
+    for name in (
+        "Makefile",
+        "requirements.txt",
+        "requirements-dev.txt",
+        "pyproject.toml",
+        "tools/__init__.py",
+        "tools/project.py",
+        "tools/student.py",
+    ):
         (proj / name).parent.mkdir(parents=True, exist_ok=True)
         shutil.copy(ROOT / name, proj / name)
     for name in NOTEBOOKS:
@@ -63,14 +73,20 @@ def project(tmp_path):
     (tmp_path / "jupyter-data").mkdir()
     log = tmp_path / "calls.log"
     fake_venv_python(proj / ".venv", log)
-    script(proj / ".venv" / "bin" / "jupyter", f"""\
+    script(
+        proj / ".venv" / "bin" / "jupyter",
+        f"""\
 echo "jupyter $*" >> "{log}"
 if [ "$1" = trust ]; then exec "{REAL_JUPYTER}" "$@"; fi
-""")
+""",
+    )
     for stamp in (".made", ".installed"):  # what make lab made
         (proj / ".venv" / stamp).touch()
-    for name in ("requirements.txt", "requirements-dev.txt",
-                 "pyproject.toml"):  # older than the stamp
+    for name in (
+        "requirements.txt",
+        "requirements-dev.txt",
+        "pyproject.toml",
+    ):  # older than the stamp
         earlier = (proj / name).stat().st_mtime - 60
         os.utime(proj / name, (earlier, earlier))
     return proj
@@ -78,15 +94,27 @@ if [ "$1" = trust ]; then exec "{REAL_JUPYTER}" "$@"; fi
 
 def make(proj, *args):
     """Run make offline in proj; return the completed process."""
-    env = {key: value for key, value in os.environ.items()
-           if key.lower() not in ("no_proxy", "makeflags", "makelevel",
-                                  "mflags")}
+    env = {
+        key: value
+        for key, value in os.environ.items()
+        if key.lower() not in ("no_proxy", "makeflags", "makelevel", "mflags")
+    }
     closed = "http://127.0.0.1:9"  # discard port: nothing listens
-    env.update(https_proxy=closed, HTTPS_PROXY=closed, http_proxy=closed,
-               HTTP_PROXY=closed,
-               JUPYTER_DATA_DIR=str(proj.parent / "jupyter-data"))
-    return subprocess.run(["make", *args], cwd=proj, env=env, text=True,
-                          capture_output=True, timeout=300)
+    env.update(
+        https_proxy=closed,
+        HTTPS_PROXY=closed,
+        http_proxy=closed,
+        HTTP_PROXY=closed,
+        JUPYTER_DATA_DIR=str(proj.parent / "jupyter-data"),
+    )
+    return subprocess.run(
+        ["make", *args],
+        cwd=proj,
+        env=env,
+        text=True,
+        capture_output=True,
+        timeout=300,
+    )
 
 
 def calls(proj):
@@ -108,7 +136,9 @@ def test_lab_opens_offline_quietly_with_trusted_notebooks(project):
     assert done.returncode == 0, done.stderr
     assert done.stderr == ""  # no step that needs the network
     assert [line.split()[:2] for line in calls(project)] == [
-        ["jupyter", "trust"], ["jupyter", "lab"]]
+        ["jupyter", "trust"],
+        ["jupyter", "lab"],
+    ]
     # trusted, so JupyterLab shows the saved explorer widgets
     assert all(trusted(project, name) for name in NOTEBOOKS)
 
@@ -123,26 +153,32 @@ def fake_python3(tmp_path, pip_works=True):
         f"sys.path.insert(0, {str(ROOT)!r})\n"
         "from pathlib import Path\n"
         "from test_makefile import fake_venv_python\n"
-        f"fake_venv_python(Path(sys.argv[1]), {str(log)!r}, {pip_works})\n")
-    return script(tmp_path / "bin" / "python3", f"""\
+        f"fake_venv_python(Path(sys.argv[1]), {str(log)!r}, {pip_works})\n"
+    )
+    return script(
+        tmp_path / "bin" / "python3",
+        f"""\
 if [ "$1" = -m ] && [ "$2" = venv ]; then
     exec "{REAL_PYTHON}" "{maker}" "$3"
 fi
 exec "{REAL_PYTHON}" "$@"
-""")
+""",
+    )
 
 
 HALF_MADE = {
     # python3-venv was missing: the interpreter is there, pip is not
     "no pip, no stamp": lambda venv: (
         fake_venv_python(venv, "/dev/null", pip_works=False),
-        (venv / ".made").unlink()),
+        (venv / ".made").unlink(),
+    ),
     # python -m venv cut short: no stamp
     "no stamp": lambda venv: (venv / ".made").unlink(),
     # the Python it was made from is gone
     "dangling interpreter": lambda venv: (
         (venv / "bin" / "python").unlink(),
-        (venv / "bin" / "python").symlink_to(venv / "gone" / "python3")),
+        (venv / "bin" / "python").symlink_to(venv / "gone" / "python3"),
+    ),
 }
 
 
@@ -164,15 +200,21 @@ def test_half_made_venv_is_rebuilt(project, tmp_path, kind):
 
 def pip_installs(proj):
     """What the stand-in pip was asked to install, in order."""
-    return [line.split("--quiet ", 1)[1] for line in calls(proj)
-            if line.startswith("pip install")]
+    return [
+        line.split("--quiet ", 1)[1]
+        for line in calls(proj)
+        if line.startswith("pip install")
+    ]
 
 
 def pinned(proj, *names):
     """requirements.txt's lines that pin the packages named."""
     lines = (proj / "requirements.txt").read_text().splitlines()
-    return [line for line in lines
-            if line.startswith(tuple(f"{name}==" for name in names))]
+    return [
+        line
+        for line in lines
+        if line.startswith(tuple(f"{name}==" for name in names))
+    ]
 
 
 def test_an_install_cut_short_installs_again_in_the_same_venv(project):
@@ -189,7 +231,9 @@ def test_setup_dev_adds_the_tools_and_the_reference(project):
     done = make(project, "setup-dev")
     assert done.returncode == 0, done.stderr
     assert pip_installs(project) == [
-        "-r requirements-dev.txt", "--no-deps d2l==0.17.6"]
+        "-r requirements-dev.txt",
+        "--no-deps d2l==0.17.6",
+    ]
     lines = (project / "requirements-dev.txt").read_text().splitlines()
     assert "-r requirements.txt" in lines  # the student's set, and more
 
@@ -205,15 +249,23 @@ def test_student_installs_nbformat_and_nbconvert_only(project, tmp_path):
     assert (project / "build" / "student" / NOTEBOOKS[0]).exists()
 
 
-def test_handout_writes_one_edition_with_nbformat_and_nbconvert(project,
-                                                                tmp_path):
-    for name in ("tools/handout.py", "LICENSE",
-                 "data/README.md", "data/fra-eng-first-5000.txt"):
+def test_handout_writes_one_edition_with_nbformat_and_nbconvert(
+    project, tmp_path
+):
+    for name in (
+        "tools/handout.py",
+        "LICENSE",
+        "data/README.md",
+        "data/fra-eng-first-5000.txt",
+    ):
         (project / name).parent.mkdir(parents=True, exist_ok=True)
         shutil.copy(ROOT / name, project / name)
     for name in ("tools/handout_files", "d2l_attention"):
-        shutil.copytree(ROOT / name, project / name,
-                        ignore=shutil.ignore_patterns("__pycache__"))
+        shutil.copytree(
+            ROOT / name,
+            project / name,
+            ignore=shutil.ignore_patterns("__pycache__"),
+        )
     shutil.rmtree(project / ".venv")
     python3 = fake_python3(tmp_path)
     done = make(project, "handout", "EDITION=en", f"PYTHON={python3}")
@@ -222,9 +274,13 @@ def test_handout_writes_one_edition_with_nbformat_and_nbconvert(project,
     assert pip_installs(project) == ["--upgrade pip", " ".join(pins)]
     handout = project / "build" / "handout"
     assert sorted(p.name for p in handout.iterdir()) == [
-        "attention-notebooks", "attention-notebooks.zip"]
-    assert sorted(p.name for p in (handout / "attention-notebooks" /
-                                   "notebooks").iterdir()) == list(NOTEBOOKS)
+        "attention-notebooks",
+        "attention-notebooks.zip",
+    ]
+    assert sorted(
+        p.name
+        for p in (handout / "attention-notebooks" / "notebooks").iterdir()
+    ) == list(NOTEBOOKS)
 
 
 def test_torch_index_installs_the_pinned_torch_from_it_first(project):
@@ -234,7 +290,9 @@ def test_torch_index_installs_the_pinned_torch_from_it_first(project):
     assert done.returncode == 0, done.stderr
     [pin] = pinned(project, "torch")
     assert pip_installs(project) == [
-        f"{pin} --index-url {index}", "-r requirements.txt"]
+        f"{pin} --index-url {index}",
+        "-r requirements.txt",
+    ]
 
 
 def test_venv_without_pip_says_what_to_install(project, tmp_path):
@@ -250,12 +308,15 @@ def test_venv_without_pip_says_what_to_install(project, tmp_path):
 
 def test_a_python_outside_the_pins_range_is_named(project, tmp_path):
     (project / ".venv" / ".made").unlink()
-    python315 = script(tmp_path / "bin" / "python3.15", f"""\
+    python315 = script(
+        tmp_path / "bin" / "python3.15",
+        f"""\
 if [ "$1" = -c ]; then
     exec "{REAL_PYTHON}" -c "import sys; sys.version_info = (3, 15, 0); $2"
 fi
 exec "{REAL_PYTHON}" "$@"
-""")
+""",
+    )
     done = make(project, "lab", f"PYTHON={python315}")
     assert done.returncode != 0
     assert "needs Python 3.11 to 3.14" in done.stderr

@@ -31,15 +31,23 @@ import pytest
 from tools.project import ROOT
 
 SECTION = "## Set-up without make"
-MARK = re.compile(r"<!-- make test-setup: (\w+) -->\n```bash\n(.*?)```",
-                  re.S)
+MARK = re.compile(r"<!-- make test-setup: (\w+) -->\n```bash\n(.*?)```", re.S)
 NOTEBOOKS = ("01_masked_softmax.ipynb", "05_seq2seq.ipynb")
 # what the tools and tests need and a student does not
-DEV_ONLY = ("pytest", "nbval", "ruff", "polib", "playwright",
-            "pytest-playwright", "d2l", "pandas")
+DEV_ONLY = (
+    "pytest",
+    "nbval",
+    "ruff",
+    "polib",
+    "playwright",
+    "pytest-playwright",
+    "d2l",
+    "pandas",
+)
 
 # run by make test-setup only (several minutes)
 SETUP_ROUTE = pytest.mark.setup_route
+
 
 def readme_blocks(readme="README.md", section=SECTION):
     """The marked bash blocks of the README's section: {name: commands}."""
@@ -49,13 +57,16 @@ def readme_blocks(readme="README.md", section=SECTION):
     blocks = dict(MARK.findall(part))
     assert set(blocks) == {"route", "portuguese"}, (
         f"{readme}'s {section!r} marks the blocks {sorted(blocks)}, "
-        "not 'route' and 'portuguese'")
+        "not 'route' and 'portuguese'"
+    )
     return blocks
 
 
 def test_portuguese_readme_gives_the_same_commands():
-    assert readme_blocks("README.pt-BR.md",
-                         "## Instalação sem make") == readme_blocks()
+    assert (
+        readme_blocks("README.pt-BR.md", "## Instalação sem make")
+        == readme_blocks()
+    )
 
 
 def as_script(commands):
@@ -70,8 +81,11 @@ def as_script(commands):
 
 def lab_args(commands):
     """The arguments of the block's `jupyter lab` line."""
-    line = next(line for line in commands.splitlines()
-                if line.lstrip().startswith("jupyter lab"))
+    line = next(
+        line
+        for line in commands.splitlines()
+        if line.lstrip().startswith("jupyter lab")
+    )
     return shlex.split(line)[2:]
 
 
@@ -85,9 +99,14 @@ def ask_lab(jupyter, args, cwd, env):
     if os.geteuid() == 0:  # CI runs as root
         extra.append("--allow-root")
     server = subprocess.Popen(
-        [jupyter, "lab", *args, *extra], cwd=cwd, env=env, text=True,
-        stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
-        start_new_session=True)
+        [jupyter, "lab", *args, *extra],
+        cwd=cwd,
+        env=env,
+        text=True,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        start_new_session=True,
+    )
 
     def get(path):
         url = f"http://127.0.0.1:{port}{path}?token={token}"
@@ -98,17 +117,21 @@ def ask_lab(jupyter, args, cwd, env):
         deadline = time.monotonic() + 120
         while True:
             assert server.poll() is None, (
-                "jupyter lab stopped: " + server.stderr.read()[-2000:])
+                "jupyter lab stopped: " + server.stderr.read()[-2000:]
+            )
             try:
                 files = get("/api/contents/")["content"]
                 break
             except OSError:
                 assert time.monotonic() < deadline, "no answer in 120 s"
                 time.sleep(0.5)
-        plugin = get("/lab/api/settings/"
-                     "@jupyterlab/translation-extension:plugin")
-        return (sorted(f["name"] for f in files),
-                plugin["settings"].get("locale", "default"))
+        plugin = get(
+            "/lab/api/settings/@jupyterlab/translation-extension:plugin"
+        )
+        return (
+            sorted(f["name"] for f in files),
+            plugin["settings"].get("locale", "default"),
+        )
     finally:
         os.killpg(server.pid, signal.SIGTERM)
         server.wait(timeout=60)
@@ -117,8 +140,18 @@ def ask_lab(jupyter, args, cwd, env):
 def copy_project(target):
     """The project's files as a fresh clone would have them."""
     listed = subprocess.run(
-        ["git", "ls-files", "-z", "--cached", "--others",
-         "--exclude-standard"], cwd=ROOT, capture_output=True, check=True)
+        [
+            "git",
+            "ls-files",
+            "-z",
+            "--cached",
+            "--others",
+            "--exclude-standard",
+        ],
+        cwd=ROOT,
+        capture_output=True,
+        check=True,
+    )
     for name in listed.stdout.decode().split("\0"):
         if name and (ROOT / name).is_file():
             (target / name).parent.mkdir(parents=True, exist_ok=True)
@@ -131,28 +164,46 @@ def route(tmp_path_factory):
     base = tmp_path_factory.mktemp("route")
     project = base / "attention-notebooks"
     copy_project(project)
-    env = {key: value for key, value in os.environ.items()
-           if not key.startswith(("VIRTUAL_ENV", "PYTHON", "JUPYTER"))}
+    env = {
+        key: value
+        for key, value in os.environ.items()
+        if not key.startswith(("VIRTUAL_ENV", "PYTHON", "JUPYTER"))
+    }
     # the project's own .venv off the PATH; Jupyter's and IPython's
     # per-user folders fresh, as on a new machine
     env["PATH"] = os.pathsep.join(
-        part for part in env["PATH"].split(os.pathsep)
-        if Path(sys.executable).parent != Path(part))
-    for name in ("JUPYTER_CONFIG_DIR", "JUPYTER_DATA_DIR",
-                 "JUPYTER_RUNTIME_DIR", "IPYTHONDIR"):
+        part
+        for part in env["PATH"].split(os.pathsep)
+        if Path(sys.executable).parent != Path(part)
+    )
+    for name in (
+        "JUPYTER_CONFIG_DIR",
+        "JUPYTER_DATA_DIR",
+        "JUPYTER_RUNTIME_DIR",
+        "IPYTHONDIR",
+    ):
         env[name] = str(base / name.lower())
     blocks = readme_blocks()
     # the Portuguese line replaces the route's last one, in the same shell
     script = as_script(blocks["route"]) + as_script(blocks["portuguese"])
-    done = subprocess.run(["bash", "-c", script], cwd=project, env=env,
-                          capture_output=True, text=True, timeout=1800)
+    done = subprocess.run(
+        ["bash", "-c", script],
+        cwd=project,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=1800,
+    )
     print(script, done.stdout[-3000:], sep="\n")
     assert done.returncode == 0, (
-        f"the README's commands failed:\n{done.stderr[-3000:]}")
+        f"the README's commands failed:\n{done.stderr[-3000:]}"
+    )
     jupyters = re.findall(r"^@@jupyter (.*)$", done.stdout, re.M)
     assert len(jupyters) == 2, "a `jupyter lab` line found no jupyter"
-    answers = {name: ask_lab(jupyter, lab_args(blocks[name]), project, env)
-               for name, jupyter in zip(("route", "portuguese"), jupyters)}
+    answers = {
+        name: ask_lab(jupyter, lab_args(blocks[name]), project, env)
+        for name, jupyter in zip(("route", "portuguese"), jupyters)
+    }
     for name, (served, locale) in answers.items():
         print(f"{name}: serves {served}, locale {locale}")
     return project, env, answers
@@ -180,10 +231,15 @@ def test_route_installs_what_a_student_needs_only(route):
     python = project / ".venv" / "bin" / "python"
     assert python.exists(), "the route made no .venv in the project folder"
     listed = subprocess.run(
-        [python, "-m", "pip", "list", "--format=freeze"], env=env,
-        capture_output=True, text=True, check=True).stdout.lower()
-    names = {re.sub(r"[-_.]+", "-", line.split("==")[0])
-             for line in listed.split()}
+        [python, "-m", "pip", "list", "--format=freeze"],
+        env=env,
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout.lower()
+    names = {
+        re.sub(r"[-_.]+", "-", line.split("==")[0]) for line in listed.split()
+    }
     assert "torch" in names and "d2l-attention" in names
     assert not names & set(DEV_ONLY), sorted(names & set(DEV_ONLY))
 
@@ -195,5 +251,10 @@ def test_notebook_runs_in_the_route_environment(route, name):
     jupyter = project / ".venv" / "bin" / "jupyter"
     done = subprocess.run(
         [jupyter, "execute", "--timeout=600", f"notebooks/{name}"],
-        cwd=project, env=env, capture_output=True, text=True, timeout=1200)
+        cwd=project,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=1200,
+    )
     assert done.returncode == 0, done.stderr[-3000:]

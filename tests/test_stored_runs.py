@@ -18,24 +18,33 @@ NOTEBOOKS = sorted((ROOT / "notebooks").glob("**/*.ipynb"))
 def execution_counts(path):
     """The execution count of each code cell of a notebook, in order."""
     cells = json.loads(path.read_text(encoding="utf-8"))["cells"]
-    return [cell["execution_count"] for cell in cells
-            if cell["cell_type"] == "code"]
+    return [
+        cell["execution_count"]
+        for cell in cells
+        if cell["cell_type"] == "code"
+    ]
 
 
-@pytest.mark.parametrize("path", NOTEBOOKS,
-                         ids=[str(p.relative_to(ROOT)) for p in NOTEBOOKS])
+@pytest.mark.parametrize(
+    "path", NOTEBOOKS, ids=[str(p.relative_to(ROOT)) for p in NOTEBOOKS]
+)
 def test_notebook_is_stored_as_one_run(path):
     counts = execution_counts(path)
     bad = [i for i, count in enumerate(counts) if count != i + 1]
-    assert not bad, (f"{path.name}: code cells not run in one pass from "
-                     f"the top (first bad cell: #{bad[0]})")
+    assert not bad, (
+        f"{path.name}: code cells not run in one pass from "
+        f"the top (first bad cell: #{bad[0]})"
+    )
 
 
 def test_a_cell_left_unrun_is_found(tmp_path):
-    notebook = {"cells": [
-        {"cell_type": "code", "execution_count": 1},
-        {"cell_type": "markdown"},
-        {"cell_type": "code", "execution_count": None}]}
+    notebook = {
+        "cells": [
+            {"cell_type": "code", "execution_count": 1},
+            {"cell_type": "markdown"},
+            {"cell_type": "code", "execution_count": None},
+        ]
+    }
     path = tmp_path / "edited.ipynb"
     path.write_text(json.dumps(notebook), encoding="utf-8")
     assert execution_counts(path) == [1, None]
@@ -46,21 +55,29 @@ def test_a_cell_left_unrun_is_found(tmp_path):
 def hidden_parts(cell):
     """What JupyterLab opens collapsed of a cell: 'source', 'outputs'."""
     folded = cell["metadata"].get("jupyter", {})
-    return {part for part in ("source", "outputs")
-            if folded.get(f"{part}_hidden")}
+    return {
+        part for part in ("source", "outputs") if folded.get(f"{part}_hidden")
+    }
 
 
-@pytest.mark.parametrize("path", NOTEBOOKS,
-                         ids=[str(p.relative_to(ROOT)) for p in NOTEBOOKS])
+@pytest.mark.parametrize(
+    "path", NOTEBOOKS, ids=[str(p.relative_to(ROOT)) for p in NOTEBOOKS]
+)
 def test_solutions_open_collapsed(path):
     # a worked solution shows neither its code nor what it prints until
     # the student opens it
     cells = json.loads(path.read_text(encoding="utf-8"))["cells"]
-    shown = [cell.get("id") for cell in cells
-             if SOLUTION in cell["metadata"].get("tags", [])
-             and hidden_parts(cell) != ({"source", "outputs"}
-                                        if cell["cell_type"] == "code"
-                                        else {"source"})]
+    shown = [
+        cell.get("id")
+        for cell in cells
+        if SOLUTION in cell["metadata"].get("tags", [])
+        and hidden_parts(cell)
+        != (
+            {"source", "outputs"}
+            if cell["cell_type"] == "code"
+            else {"source"}
+        )
+    ]
     assert not shown, f"{path.name}: solution cells not collapsed: {shown}"
 
 
@@ -78,14 +95,15 @@ def predict_moments(cells):
         if PREDICT in cell["metadata"].get("tags", []):
             answer = cells[i + 1] if i + 1 < len(cells) else None
             assert answer is not None and (
-                answer["cell_type"] == "markdown" or answer.get("outputs")), (
-                f"{cell.get('id')}: no answer in the next cell")
+                answer["cell_type"] == "markdown" or answer.get("outputs")
+            ), f"{cell.get('id')}: no answer in the next cell"
             found.append(cell.get("id"))
     return found
 
 
-@pytest.mark.parametrize("path", BASICS,
-                         ids=[str(p.relative_to(ROOT)) for p in BASICS])
+@pytest.mark.parametrize(
+    "path", BASICS, ids=[str(p.relative_to(ROOT)) for p in BASICS]
+)
 def test_predict_then_run_before_the_exercises(path):
     # the student has something to do on the main path, twice or more
     cells = json.loads(path.read_text(encoding="utf-8"))["cells"]
@@ -94,11 +112,25 @@ def test_predict_then_run_before_the_exercises(path):
 
 
 def test_a_predict_moment_without_its_answer_is_found():
-    question = {"cell_type": "markdown", "id": "q",
-                "metadata": {"tags": [PREDICT]}}
+    question = {
+        "cell_type": "markdown",
+        "id": "q",
+        "metadata": {"tags": [PREDICT]},
+    }
     unrun = {"cell_type": "code", "metadata": {}, "outputs": []}
     assert predict_moments([question, {**unrun, "outputs": ["x"]}]) == ["q"]
     with pytest.raises(AssertionError, match="q: no answer"):
         predict_moments([question, unrun])
-    assert predict_moments([{"cell_type": "markdown", "id": "exercises-intro",
-                             "metadata": {}}, question]) == []
+    assert (
+        predict_moments(
+            [
+                {
+                    "cell_type": "markdown",
+                    "id": "exercises-intro",
+                    "metadata": {},
+                },
+                question,
+            ]
+        )
+        == []
+    )

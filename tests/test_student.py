@@ -41,16 +41,21 @@ def solution_runs(cells):
     return runs
 
 
-@pytest.mark.parametrize("path", ENGLISH + PORTUGUESE,
-                         ids=lambda p: str(p.relative_to(ROOT / "notebooks")))
+@pytest.mark.parametrize(
+    "path",
+    ENGLISH + PORTUGUESE,
+    ids=lambda p: str(p.relative_to(ROOT / "notebooks")),
+)
 def test_solutions_out_questions_and_the_rest_kept(path):
     full = nbformat.read(path, as_version=4)
     nb = student.student_notebook(path)
     assert not [cell.id for cell in nb.cells if student.is_solution(cell)]
-    placeholders = [cell for cell in nb.cells
-                    if student.PLACEHOLDER in tags(cell)]
-    others = [cell for cell in nb.cells
-              if student.PLACEHOLDER not in tags(cell)]
+    placeholders = [
+        cell for cell in nb.cells if student.PLACEHOLDER in tags(cell)
+    ]
+    others = [
+        cell for cell in nb.cells if student.PLACEHOLDER not in tags(cell)
+    ]
     kept = [cell for cell in full.cells if not student.is_solution(cell)]
     assert [cell.id for cell in others] == [student_id(c) for c in kept]
     for mine, theirs in zip(others, kept):
@@ -64,51 +69,77 @@ def test_solutions_out_questions_and_the_rest_kept(path):
     # one line where each run of solution cells was, naming the notebook
     runs = solution_runs(full.cells)
     assert [cell.id for cell in placeholders] == [
-        f"{run[0]}-left-out" for run in runs]
+        f"{run[0]}-left-out" for run in runs
+    ]
     line = student.LINES[project.language(full)].format(name=path.name)
     assert all(cell.source == line for cell in placeholders)
     for cell in placeholders:
-        before = full.cells.index(next(
-            c for c in full.cells if c.id == cell.id[:-len("-left-out")]))
+        before = full.cells.index(
+            next(c for c in full.cells if c.id == cell.id[: -len("-left-out")])
+        )
         at = nb.cells.index(cell)
-        assert [c.id for c in nb.cells[:at]
-                if student.PLACEHOLDER not in tags(c)] == [
-            student_id(c) for c in full.cells[:before]
-            if not student.is_solution(c)]
+        assert [
+            c.id for c in nb.cells[:at] if student.PLACEHOLDER not in tags(c)
+        ] == [
+            student_id(c)
+            for c in full.cells[:before]
+            if not student.is_solution(c)
+        ]
 
 
-@pytest.mark.parametrize("path", ENGLISH + PORTUGUESE,
-                         ids=lambda p: str(p.relative_to(ROOT / "notebooks")))
+@pytest.mark.parametrize(
+    "path",
+    ENGLISH + PORTUGUESE,
+    ids=lambda p: str(p.relative_to(ROOT / "notebooks")),
+)
 def test_every_question_has_a_tagged_worked_solution(path):
     cells = nbformat.read(path, as_version=4).cells
-    starts = [i for i, cell in enumerate(cells) if cell.cell_type ==
-              "markdown" and QUESTION.match(cell.source)]
-    exercises = any(HEADING.match(cell.source) and ("Exercises" in cell.source
-                    or "Exercícios" in cell.source) for cell in cells)
+    starts = [
+        i
+        for i, cell in enumerate(cells)
+        if cell.cell_type == "markdown" and QUESTION.match(cell.source)
+    ]
+    exercises = any(
+        HEADING.match(cell.source)
+        and ("Exercises" in cell.source or "Exercícios" in cell.source)
+        for cell in cells
+    )
     assert bool(starts) == exercises
     for start in starts:
         assert not student.is_solution(cells[start])
-        rest = cells[start + 1:]
-        end = next((i for i, cell in enumerate(rest) if cell.cell_type ==
-                    "markdown" and (QUESTION.match(cell.source)
-                                    or HEADING.match(cell.source))),
-                   len(rest))
+        rest = cells[start + 1 :]
+        end = next(
+            (
+                i
+                for i, cell in enumerate(rest)
+                if cell.cell_type == "markdown"
+                and (QUESTION.match(cell.source) or HEADING.match(cell.source))
+            ),
+            len(rest),
+        )
         answer = rest[:end]
         # an answer cell and its check, or a cell that prints what bears
         # on the answer, and the worked solution and answer, collapsed
-        shown = [tuple(sorted(set(tags(c)) & {"answer", "check", "quantity"}))
-                 for c in answer if not student.is_solution(c)]
+        shown = [
+            tuple(sorted(set(tags(c)) & {"answer", "check", "quantity"}))
+            for c in answer
+            if not student.is_solution(c)
+        ]
         assert shown in ([], [("quantity",)], [("answer",), ("check",)]), (
-            cells[start].source[:60])
+            cells[start].source[:60]
+        )
         solved = [c for c in answer if student.is_solution(c)]
         assert solved, cells[start].source[:60]
         assert shown or any(c.cell_type == "code" for c in solved)
         if shown and shown[0] == ("answer",):  # stub, solution, check
-            stub, check = (next(i for i, c in enumerate(answer)
-                                if tag in tags(c))
-                           for tag in ("answer", "check"))
-            assert any(c.cell_type == "code" and student.is_solution(c)
-                       for c in answer[stub:check])
+            stub, check = (
+                next(i for i, c in enumerate(answer) if tag in tags(c))
+                for tag in ("answer", "check")
+            )
+            assert any(
+                c.cell_type == "code" and student.is_solution(c)
+                for c in answer[stub:check]
+            )
 
 
 @pytest.mark.parametrize("path", PORTUGUESE, ids=lambda p: p.name)
@@ -117,18 +148,26 @@ def test_portuguese_student_has_the_english_cells(path):
     portuguese = student.student_notebook(path)
     # the first Portuguese cell is the edition's note to the student
     assert [c.id for c in portuguese.cells[1:]] == [
-        c.id for c in english.cells]
+        c.id for c in english.cells
+    ]
     assert [c.cell_type for c in portuguese.cells[1:]] == [
-        c.cell_type for c in english.cells]
+        c.cell_type for c in english.cells
+    ]
 
 
 def test_build_writes_both_editions(tmp_path):
     paths = [ENGLISH[0], PORTUGUESE[0]]
     result = subprocess.run(
         [sys.executable, "-m", "tools.student", tmp_path, *paths],
-        capture_output=True, text=True, check=True, cwd=ROOT)
-    written = [tmp_path / ENGLISH[0].name,
-               tmp_path / "pt_BR" / PORTUGUESE[0].name]
+        capture_output=True,
+        text=True,
+        check=True,
+        cwd=ROOT,
+    )
+    written = [
+        tmp_path / ENGLISH[0].name,
+        tmp_path / "pt_BR" / PORTUGUESE[0].name,
+    ]
     assert result.stdout.split() == [str(p) for p in written]
     for target in written:
         assert not student.is_solution(nbformat.read(target, 4).cells[0])
@@ -137,10 +176,19 @@ def test_build_writes_both_editions(tmp_path):
 
 def test_a_missing_notebook_is_named(tmp_path):
     result = subprocess.run(
-        [sys.executable, "-m", "tools.student", tmp_path,
-         "notebooks/99_none.ipynb"], capture_output=True, text=True,
-        cwd=ROOT)
+        [
+            sys.executable,
+            "-m",
+            "tools.student",
+            tmp_path,
+            "notebooks/99_none.ipynb",
+        ],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+    )
     assert result.returncode != 0
     assert result.stderr.strip() == (
-        "student.py: no such notebook: notebooks/99_none.ipynb")
+        "student.py: no such notebook: notebooks/99_none.ipynb"
+    )
     assert not list(tmp_path.iterdir())

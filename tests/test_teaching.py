@@ -16,8 +16,10 @@ import pytest
 from tools import project, student
 from tools.project import ROOT
 
-GUIDES = {"TEACHING.md": ROOT / "notebooks",
-          "TEACHING.pt-BR.md": ROOT / "notebooks" / "pt_BR"}
+GUIDES = {
+    "TEACHING.md": ROOT / "notebooks",
+    "TEACHING.pt-BR.md": ROOT / "notebooks" / "pt_BR",
+}
 MAIN = "main-path"
 HEADING = re.compile(r"^(#{1,3}) (.+)$", re.M)
 WORDS_PER_MINUTE, CODE_CELL_MINUTES, EXPLORER_MINUTES = 120, 1, 5
@@ -32,8 +34,11 @@ def headings(cell):
 
 def notebook_cells(path):
     """Return a notebook's cells, without the Portuguese edition's note."""
-    return [cell for cell in nbformat.read(path, as_version=4).cells
-            if cell.get("id") != project.FIRST_CELL_ID]
+    return [
+        cell
+        for cell in nbformat.read(path, as_version=4).cells
+        if cell.get("id") != project.FIRST_CELL_ID
+    ]
 
 
 def main_path_minutes(cells):
@@ -45,15 +50,19 @@ def main_path_minutes(cells):
         if headings(cell):
             on_path = MAIN in student.tags(cell)
             explorers += on_path and any(
-                text.startswith("Explor") for text in headings(cell))
+                text.startswith("Explor") for text in headings(cell)
+            )
         if not on_path:
             continue
         if cell.cell_type == "markdown":
             words += len(cell.source.split())
         elif not cell.metadata.get("jupyter", {}).get("source_hidden"):
             code += 1
-    minutes = (words / WORDS_PER_MINUTE + code * CODE_CELL_MINUTES
-               + explorers * EXPLORER_MINUTES)
+    minutes = (
+        words / WORDS_PER_MINUTE
+        + code * CODE_CELL_MINUTES
+        + explorers * EXPLORER_MINUTES
+    )
     return 5 * round(minutes / 5)
 
 
@@ -68,7 +77,7 @@ def listed(section, label):
     lines = section.split("\n")
     start = next(i for i, line in enumerate(lines) if line.startswith(label))
     items = []
-    for line in lines[start + 1:]:
+    for line in lines[start + 1 :]:
         if line.startswith("- "):
             items.append(line[2:].strip())
         elif items or line.strip():
@@ -76,24 +85,37 @@ def listed(section, label):
     return items
 
 
-CASES = [(guide, path) for guide, folder in GUIDES.items()
-         for path in sorted(folder.glob("[0-9]*.ipynb"))]
+CASES = [
+    (guide, path)
+    for guide, folder in GUIDES.items()
+    for path in sorted(folder.glob("[0-9]*.ipynb"))
+]
 
 
-@pytest.mark.parametrize("guide, path", CASES,
-                         ids=[f"{g}-{p.name}" for g, p in CASES])
+@pytest.mark.parametrize(
+    "guide, path", CASES, ids=[f"{g}-{p.name}" for g, p in CASES]
+)
 def test_the_guide_matches_the_notebook(guide, path):
     text = (ROOT / guide).read_text(encoding="utf-8")
     cells = notebook_cells(path)
     title, *rest = [h for cell in cells for h in headings(cell)]
     section = guide_sections(text)[title]
-    main = [h for cell in cells if MAIN in student.tags(cell)
-            for h in headings(cell)][1:]  # the title heads the section
-    skipped = [h for cell in cells if MAIN not in student.tags(cell)
-               for h in headings(cell)]
-    label = {"TEACHING.md": ("Main path", "Skip in class", "minutes"),
-             "TEACHING.pt-BR.md": ("Caminho principal", "Dá para pular",
-                                   "minutos")}[guide]
+    main = [
+        h
+        for cell in cells
+        if MAIN in student.tags(cell)
+        for h in headings(cell)
+    ][1:]  # the title heads the section
+    skipped = [
+        h
+        for cell in cells
+        if MAIN not in student.tags(cell)
+        for h in headings(cell)
+    ]
+    label = {
+        "TEACHING.md": ("Main path", "Skip in class", "minutes"),
+        "TEACHING.pt-BR.md": ("Caminho principal", "Dá para pular", "minutos"),
+    }[guide]
     assert listed(section, label[0]) == main
     assert listed(section, label[1]) == skipped
     assert sorted(main + skipped) == sorted(rest)
@@ -113,12 +135,14 @@ def test_every_notebook_has_a_tagged_main_path_and_a_section():
 
 
 def test_the_estimate_counts_what_it_says():
-    cells = [nbformat.v4.new_markdown_cell("# T\n" + "word " * 239),
-             nbformat.v4.new_code_cell("x = 1"),
-             nbformat.v4.new_markdown_cell("## Explorer: x"),
-             nbformat.v4.new_code_cell("f(x)"),
-             nbformat.v4.new_markdown_cell("## Optional"),
-             nbformat.v4.new_code_cell("g(x)")]
+    cells = [
+        nbformat.v4.new_markdown_cell("# T\n" + "word " * 239),
+        nbformat.v4.new_code_cell("x = 1"),
+        nbformat.v4.new_markdown_cell("## Explorer: x"),
+        nbformat.v4.new_code_cell("f(x)"),
+        nbformat.v4.new_markdown_cell("## Optional"),
+        nbformat.v4.new_code_cell("g(x)"),
+    ]
     for cell in cells[:4]:
         cell.metadata["tags"] = [MAIN]
     # 240 + 3 words: 2 minutes, 2 code cells, one explorer: 9, so 10

@@ -8,7 +8,8 @@ of its notebooks as written, ``from d2l_attention import name`` made
 ``from .module import name``, and such an import of each name saved in
 another module; ruff then drops the unused ones, sorts the rest and
 formats the module. A name, private or public, is saved once in the
-package. ``__all__`` and ``__init__.py`` list the public ones.
+package. ``__all__`` lists the public ones; ``__init__.py`` imports each
+name, private ones too, from its module on first use.
 
 Errors, naming the cells or modules: a marker written another way
 (``# @save``, ``#@Save``, after a blank first line, closing a line of code),
@@ -51,6 +52,8 @@ the models does not import the plotting and progress-bar modules.
 import lazy_loader
 
 __getattr__, __dir__, __all__ = lazy_loader.attach(__name__, submod_attrs={%s})
+# a private helper imports on first use too, but is not listed
+__all__ = [name for name in __all__ if not name.startswith("_")]
 '''
 
 
@@ -230,7 +233,7 @@ def package_files(notebooks=None, package=None):
     for cell in saved:
         if cell.blocks:
             modules.setdefault(cell.module, []).append(cell)
-    files, imports_of, public_of = {}, {}, {}
+    files, imports_of, names_of = {}, {}, {}
     for module, cells in modules.items():
         if module in defined_in:
             raise ExportError(
@@ -243,7 +246,7 @@ def package_files(notebooks=None, package=None):
         # the modules it imports, once ruff has dropped the unused imports
         body = ast.parse(text).body
         imports_of[module] = [n.module for n in body if getattr(n, "level", 0)]
-        public_of[module] = [name for cell in cells for name in cell.public]
+        names_of[module] = [name for cell in cells for name in cell.names]
     try:
         graphlib.TopologicalSorter(imports_of).prepare()
     except graphlib.CycleError as error:
@@ -252,7 +255,7 @@ def package_files(notebooks=None, package=None):
             f"modules import each other: {loop}; move a definition with "
             "'#@save module_name'"
         ) from None
-    attrs = "".join(f'"{m}": [{quoted(n)}],' for m, n in public_of.items())
+    attrs = "".join(f'"{m}": [{quoted(n)}],' for m, n in names_of.items())
     files[package / "__init__.py"] = tidy(INIT % attrs, "__init__")
     return files
 

@@ -29,22 +29,29 @@ FILES = ROOT / "tools" / "handout_files"
 # edition: (folder and zip name, its notebooks, its README, its extras)
 EDITIONS = {
     "en": ("attention-notebooks", NOTEBOOKS, "README.md", {}),
-    "pt_BR": ("notebooks-de-atencao", NOTEBOOKS_PT, "README.pt-BR.md",
-              {"jupyterlab-settings": LOCALE / "jupyterlab-settings"}),
+    "pt_BR": (
+        "notebooks-de-atencao",
+        NOTEBOOKS_PT,
+        "README.pt-BR.md",
+        {"jupyterlab-settings": LOCALE / "jupyterlab-settings"},
+    ),
 }
 REQUIREMENTS_HEADER = {
     "en": "# What the notebooks need, pinned: `make lab` installs it "
-          "(README)\n",
+    "(README)\n",
     "pt_BR": "# O que os notebooks usam, com as versões fixadas: `make lab` "
-             "instala (README)\n",
+    "instala (README)\n",
 }
 
 
 def requirements(edition):
     """Return the project's pinned requirements, under a short header."""
     lines = (ROOT / "requirements.txt").read_text(encoding="utf-8")
-    pins = [line for line in lines.splitlines()
-            if line.strip() and not line.startswith("#")]
+    pins = [
+        line
+        for line in lines.splitlines()
+        if line.strip() and not line.startswith("#")
+    ]
     return REQUIREMENTS_HEADER[edition] + "\n".join(pins) + "\n"
 
 
@@ -57,8 +64,9 @@ def fill(folder, edition):
         if language(nb) == "pt_BR":
             # "escrito a partir do original em inglês, `notebooks/...`, e":
             # the handout holds no English original
-            nb.cells[0].source = re.sub(r", `notebooks/[^`]+`,", "",
-                                        nb.cells[0].source)
+            nb.cells[0].source = re.sub(
+                r", `notebooks/[^`]+`,", "", nb.cells[0].source
+            )
         nbformat.write(nb, folder / "notebooks" / path.name)
     (folder / "d2l_attention").mkdir()
     for module in sorted((ROOT / "d2l_attention").glob("*.py")):
@@ -70,8 +78,9 @@ def fill(folder, edition):
         shutil.copy2(FILES / name, folder / name)
     shutil.copy2(FILES / readme, folder / "README.md")
     shutil.copy2(ROOT / "LICENSE", folder / "LICENSE")
-    (folder / "requirements.txt").write_text(requirements(edition),
-                                             encoding="utf-8")
+    (folder / "requirements.txt").write_text(
+        requirements(edition), encoding="utf-8"
+    )
     for name, source in extras.items():
         shutil.copytree(source, folder / name)
 
@@ -108,8 +117,10 @@ def main(argv=None):
     args = parser.parse_args(argv)
     unknown = [e for e in args.editions if e not in EDITIONS]
     if unknown:
-        sys.exit(f"handout.py: no such edition: {', '.join(unknown)} "
-                 f"(the editions are {', '.join(EDITIONS)})")
+        sys.exit(
+            f"handout.py: no such edition: {', '.join(unknown)} "
+            f"(the editions are {', '.join(EDITIONS)})"
+        )
     for edition in args.editions or EDITIONS:
         print(build(args.out_dir, edition))
 

@@ -38,8 +38,9 @@ def write_atomically(target, text):
             file.write(text)
         # mkstemp's file is private (0600): give it the mode of the file it
         # replaces, or an ordinary file's
-        os.chmod(temporary, target.stat().st_mode if target.exists()
-                 else 0o644)
+        os.chmod(
+            temporary, target.stat().st_mode if target.exists() else 0o644
+        )
         os.replace(temporary, target)
     except BaseException:
         os.unlink(temporary)

@@ -30,17 +30,25 @@ CHECKS = "exercise-checks"
 CHECK = "check"  # a cell that runs an exercise's check on the answer
 PLACEHOLDER = "solution-placeholder"  # the tag of the line left in its place
 LINES = {
-    "en": ("*The worked solution is left out of this student edition: it is "
-           "in the full notebook, `notebooks/{name}`.*"),
-    "pt_BR": ("*A solução resolvida foi retirada desta edição do aluno: ela "
-              "está no notebook completo, `notebooks/pt_BR/{name}`.*"),
+    "en": (
+        "*The worked solution is left out of this student edition: it is "
+        "in the full notebook, `notebooks/{name}`.*"
+    ),
+    "pt_BR": (
+        "*A solução resolvida foi retirada desta edição do aluno: ela "
+        "está no notebook completo, `notebooks/pt_BR/{name}`.*"
+    ),
 }
 # the line of a handout (tools/handout.py), which holds no full notebook
 HANDOUT_LINES = {
-    "en": ("*The worked solution is left out of this student edition: "
-           "your teacher has it.*"),
-    "pt_BR": ("*A solução resolvida foi retirada desta edição do aluno: "
-              "ela fica com o professor.*"),
+    "en": (
+        "*The worked solution is left out of this student edition: "
+        "your teacher has it.*"
+    ),
+    "pt_BR": (
+        "*A solução resolvida foi retirada desta edição do aluno: "
+        "ela fica com o professor.*"
+    ),
 }
 
 
@@ -76,17 +84,21 @@ def checks_import(cell, defines_messages):
     two of them, its own and the package's: the cell hands its language to
     the package's, which the imported checks speak through.
     """
-    names = [node.name for node in ast.parse(cell.source).body
-             if isinstance(node, ast.FunctionDef)
-             and node.name.startswith("check_")]
+    names = [
+        node.name
+        for node in ast.parse(cell.source).body
+        if isinstance(node, ast.FunctionDef) and node.name.startswith("check_")
+    ]
     line = f"from d2l_attention.exercises import {', '.join(names)}"
     if len(line) > 79:
         inner = "".join(f"    {name},\n" for name in names)
         line = f"from d2l_attention.exercises import (\n{inner})"
     if defines_messages:
-        line = ("import d2l_attention.checks\n" + line + "\n\n"
-                "# the checks answer in this notebook's language\n"
-                "d2l_attention.checks.Messages.use(Messages.language)")
+        line = (
+            "import d2l_attention.checks\n" + line + "\n\n"
+            "# the checks answer in this notebook's language\n"
+            "d2l_attention.checks.Messages.use(Messages.language)"
+        )
     imported = nbformat.v4.new_code_cell(line)
     imported.id = f"{cell.id}-import"
     return imported
@@ -97,10 +109,15 @@ def student_notebook(path, lines=LINES):
     nb = nbformat.read(path, as_version=4)
     add_placeholders(nb, Path(path).name, lines)
     defines_messages = any(
-        cell.cell_type == "code" and cell.source.startswith("#@save")
-        and "\nclass Messages" in cell.source for cell in nb.cells)
-    nb.cells = [checks_import(cell, defines_messages)
-                if CHECKS in tags(cell) else cell for cell in nb.cells]
+        cell.cell_type == "code"
+        and cell.source.startswith("#@save")
+        and "\nclass Messages" in cell.source
+        for cell in nb.cells
+    )
+    nb.cells = [
+        checks_import(cell, defines_messages) if CHECKS in tags(cell) else cell
+        for cell in nb.cells
+    ]
     for cell in nb.cells:
         if CHECK in tags(cell):  # its verdict was on the worked solution
             cell.outputs, cell.execution_count = [], None

@@ -16,18 +16,24 @@ BROWSERS = ("chromium", "chromium-browser")
 
 def pytest_addoption(parser):
     parser.addoption(
-        "--notebook", action="append", default=[], metavar="PATH",
+        "--notebook",
+        action="append",
+        default=[],
+        metavar="PATH",
         help="test this notebook (repeatable; default: both editions); one "
-             "from outside notebooks/ replaces its namesake")
+        "from outside notebooks/ replaces its namesake",
+    )
 
 
 def pytest_generate_tests(metafunc):
     if "notebook" in metafunc.fixturenames:
         paths = [Path(p) for p in metafunc.config.getoption("notebook")] or (
             sorted(lab_driver.NOTEBOOKS.glob("*.ipynb"))
-            + sorted((lab_driver.NOTEBOOKS / "pt_BR").glob("*.ipynb")))
-        metafunc.parametrize("notebook", paths,
-                             ids=map(lab_driver.served_name, paths))
+            + sorted((lab_driver.NOTEBOOKS / "pt_BR").glob("*.ipynb"))
+        )
+        metafunc.parametrize(
+            "notebook", paths, ids=map(lab_driver.served_name, paths)
+        )
 
 
 @pytest.fixture(scope="session")
@@ -35,19 +41,24 @@ def browser_type_launch_args(browser_type_launch_args):
     """pytest-playwright launches the system Chromium: none is downloaded."""
     chromium = next(filter(None, map(shutil.which, BROWSERS)), None)
     if chromium is None:
-        pytest.exit("Chromium is not installed (looked for "
-                    f"{' and '.join(BROWSERS)}); install it with: sudo "
-                    "apt-get install chromium", returncode=2)
+        pytest.exit(
+            "Chromium is not installed (looked for "
+            f"{' and '.join(BROWSERS)}); install it with: sudo "
+            "apt-get install chromium",
+            returncode=2,
+        )
     root = os.geteuid() == 0  # containers and CI: no sandbox as root
-    return {**browser_type_launch_args, "executable_path": chromium,
-            "args": ["--no-sandbox"] if root else []}
+    return {
+        **browser_type_launch_args,
+        "executable_path": chromium,
+        "args": ["--no-sandbox"] if root else [],
+    }
 
 
 @pytest.fixture(scope="session")
 def browser_context_args(browser_context_args):
     """A laptop-sized window."""
-    return {**browser_context_args,
-            "viewport": {"width": 1280, "height": 900}}
+    return {**browser_context_args, "viewport": {"width": 1280, "height": 900}}
 
 
 def digests(paths):
@@ -67,17 +78,26 @@ def lab(request):
     servers = {}
     with tempfile.TemporaryDirectory(prefix="browser-test-") as tmp:
         served = lab_driver.copy_notebooks(paths, Path(tmp))
-        subprocess.run([str(lab_driver.JUPYTER), "trust",
-                        *map(str, served.rglob("*.ipynb"))],
-                       check=True, stdout=subprocess.DEVNULL)
+        subprocess.run(
+            [
+                str(lab_driver.JUPYTER),
+                "trust",
+                *map(str, served.rglob("*.ipynb")),
+            ],
+            check=True,
+            stdout=subprocess.DEVNULL,
+        )
         log_dir = Path(request.config.getoption("--output"))
 
         def server(locale):
             if locale not in servers:
                 log_dir.mkdir(parents=True, exist_ok=True)
                 servers[locale] = lab_driver.LabServer(
-                    served, Path(tmp), log_dir / f"jupyterlab-{locale}.log",
-                    locale)
+                    served,
+                    Path(tmp),
+                    log_dir / f"jupyterlab-{locale}.log",
+                    locale,
+                )
                 servers[locale].wait_ready()
             return servers[locale]
 

@@ -40,24 +40,29 @@ RUN_TIMEOUT_S = 1200  # a whole notebook, on a slow CPU
 CHANGE_TIMEOUT_S = 120  # one explorer update
 # errors in the page that mean a widget is broken
 WIDGET_ERROR = re.compile(
-    r"widget|jupyter-widgets|comm|model not found|ipywidgets", re.I)
-ERROR_TEXT = re.compile(
-    r"Traceback|^\s*\w*(Error|Exception)\b", re.M)
+    r"widget|jupyter-widgets|comm|model not found|ipywidgets", re.I
+)
+ERROR_TEXT = re.compile(r"Traceback|^\s*\w*(Error|Exception)\b", re.M)
 # JupyterLab settings for the test: no news pop-up over the notebook, and
 # every cell in the page (by default only the visible ones are)
 LAB_SETTINGS = {
-    "@jupyterlab/apputils-extension/notification.jupyterlab-settings":
-        {"fetchNews": "false", "checkForUpdates": False},
-    "@jupyterlab/notebook-extension/tracker.jupyterlab-settings":
-        {"windowingMode": "none"},
+    "@jupyterlab/apputils-extension/notification.jupyterlab-settings": {
+        "fetchNews": "false",
+        "checkForUpdates": False,
+    },
+    "@jupyterlab/notebook-extension/tracker.jupyterlab-settings": {
+        "windowingMode": "none"
+    },
 }
 PORTUGUESE = "pt_BR"  # the folder of the Portuguese edition, and its locale
 # make lab-pt's settings: JupyterLab's interface in Portuguese
 PORTUGUESE_SETTINGS = project.LOCALE / "jupyterlab-settings"
 MIN_SLIDER_PX = 100  # a slider track shorter than this cannot be dragged
-CONTROLS = (".widget-slider, .widget-text, .widget-textarea, "
-            ".widget-dropdown, .widget-checkbox, .widget-toggle-buttons, "
-            ".widget-radio-box")
+CONTROLS = (
+    ".widget-slider, .widget-text, .widget-textarea, "
+    ".widget-dropdown, .widget-checkbox, .widget-toggle-buttons, "
+    ".widget-radio-box"
+)
 
 
 class BrowserTestError(AssertionError):
@@ -86,8 +91,11 @@ def language(path):
 def copy_notebooks(paths, workdir):
     """Copy notebooks/ (and any other notebook asked for) into workdir."""
     served = workdir / "notebooks"
-    shutil.copytree(NOTEBOOKS, served, ignore=shutil.ignore_patterns(
-        ".ipynb_checkpoints", "__pycache__"))
+    shutil.copytree(
+        NOTEBOOKS,
+        served,
+        ignore=shutil.ignore_patterns(".ipynb_checkpoints", "__pycache__"),
+    )
     # notebooks that look for ../data find the project's data
     (workdir / "data").symlink_to(ROOT / "data", target_is_directory=True)
     for path in paths:
@@ -114,28 +122,39 @@ class LabServer:
         self.token = secrets.token_hex(16)
         settings = workdir / f"settings-{locale}"
         write_lab_settings(settings, locale)
-        cmd = [str(JUPYTER), "lab", "--no-browser",
-               "--ServerApp.ip=127.0.0.1", f"--ServerApp.port={self.port}",
-               "--ServerApp.port_retries=0",
-               f"--IdentityProvider.token={self.token}",
-               f"--ServerApp.root_dir={root_dir}",
-               f"--LabApp.user_settings_dir={settings}",
-               f"--LabApp.workspaces_dir={workdir / f'workspaces-{locale}'}",
-               # window.jupyterapp: the cells' state, read by the checks
-               "--LabApp.expose_app_in_browser=True"]
+        cmd = [
+            str(JUPYTER),
+            "lab",
+            "--no-browser",
+            "--ServerApp.ip=127.0.0.1",
+            f"--ServerApp.port={self.port}",
+            "--ServerApp.port_retries=0",
+            f"--IdentityProvider.token={self.token}",
+            f"--ServerApp.root_dir={root_dir}",
+            f"--LabApp.user_settings_dir={settings}",
+            f"--LabApp.workspaces_dir={workdir / f'workspaces-{locale}'}",
+            # window.jupyterapp: the cells' state, read by the checks
+            "--LabApp.expose_app_in_browser=True",
+        ]
         if os.geteuid() == 0:  # containers and CI run as root
             cmd.append("--allow-root")
         self.log_path = log_path
         self.log = open(log_path, "w", encoding="utf-8")
         self.proc = subprocess.Popen(
-            cmd, stdout=self.log, stderr=subprocess.STDOUT,
-            stdin=subprocess.DEVNULL, start_new_session=True)
+            cmd,
+            stdout=self.log,
+            stderr=subprocess.STDOUT,
+            stdin=subprocess.DEVNULL,
+            start_new_session=True,
+        )
 
     def api(self, path, method="GET"):
         """Return the JSON answer of the server's REST API at path."""
         request = urllib.request.Request(
-            f"http://127.0.0.1:{self.port}/api/{path}", method=method,
-            headers={"Authorization": f"token {self.token}"})
+            f"http://127.0.0.1:{self.port}/api/{path}",
+            method=method,
+            headers={"Authorization": f"token {self.token}"},
+        )
         with urllib.request.urlopen(request, timeout=10) as answer:
             body = answer.read()
         return json.loads(body) if body else None
@@ -147,7 +166,8 @@ class LabServer:
             if self.proc.poll() is not None:
                 raise RuntimeError(
                     f"JupyterLab exited with code {self.proc.returncode}; "
-                    f"see {self.log_path}")
+                    f"see {self.log_path}"
+                )
             try:
                 self.api("status")
                 return
@@ -159,8 +179,10 @@ class LabServer:
         """Return the address that opens notebook `name` in JupyterLab."""
         # a workspace of its own, so no tab of an earlier notebook reopens
         workspace = Path(name).stem
-        return (f"http://127.0.0.1:{self.port}/lab/workspaces/{workspace}"
-                f"/tree/{name}?token={self.token}")
+        return (
+            f"http://127.0.0.1:{self.port}/lab/workspaces/{workspace}"
+            f"/tree/{name}?token={self.token}"
+        )
 
     def shutdown_kernels(self):
         """Shut down every kernel of the server (best effort)."""
@@ -230,7 +252,8 @@ def wait_kernel_idle(page, timeout_s):
         if time.monotonic() > deadline:
             raise BrowserTestError(
                 f"kernel not idle after {timeout_s} s: "
-                + page.evaluate(KERNEL_JS))
+                + page.evaluate(KERNEL_JS)
+            )
         time.sleep(0.5)
 
 
@@ -258,7 +281,8 @@ def check_dialog(page):
     dialog = page.locator(".jp-Dialog")
     if dialog.count():
         raise BrowserTestError(
-            "JupyterLab shows a dialog: " + dialog.first.inner_text())
+            "JupyterLab shows a dialog: " + dialog.first.inner_text()
+        )
 
 
 def run_all_cells(page, timeout_s):
@@ -268,12 +292,14 @@ def run_all_cells(page, timeout_s):
     clicked = [click_menu(page, "edit", "editmenu:clear-all")]
     page.wait_for_function(
         "() => (" + CELLS_JS + ")().every(c => c.count === null)",
-        timeout=30_000)
+        timeout=30_000,
+    )
     clicked.append(click_menu(page, "run", "runmenu:run-all"))
     deadline = time.monotonic() + timeout_s
     page.wait_for_function(
         "() => (" + CELLS_JS + ")().some(c => c.running || c.count)",
-        timeout=60_000)
+        timeout=60_000,
+    )
     while any(cell["running"] for cell in code_cells(page)):
         check_dialog(page)
         if time.monotonic() > deadline:
@@ -286,8 +312,9 @@ def run_all_cells(page, timeout_s):
 def error_outputs(scope):
     """Return the text of the error outputs shown under a page or element."""
     texts = scope.locator(
-        '.jp-OutputArea-output[data-mime-type='
-        '"application/vnd.jupyter.stderr"]').all_inner_texts()
+        ".jp-OutputArea-output[data-mime-type="
+        '"application/vnd.jupyter.stderr"]'
+    ).all_inner_texts()
     return [text for text in texts if ERROR_TEXT.search(text)]
 
 
@@ -298,12 +325,17 @@ def check_cells(page):
         if cell["errors"]:
             raise BrowserTestError(
                 f"code cell {number} failed: "
-                + ANSI.sub("", cell["errors"][0])[:1500])
-    not_run = [number for number, cell in enumerate(cells, start=1)
-               if cell["source"].strip() and cell["count"] is None]
+                + ANSI.sub("", cell["errors"][0])[:1500]
+            )
+    not_run = [
+        number
+        for number, cell in enumerate(cells, start=1)
+        if cell["source"].strip() and cell["count"] is None
+    ]
     if not_run:
         raise BrowserTestError(
-            f"code cells {not_run} did not run (no error shown)")
+            f"code cells {not_run} did not run (no error shown)"
+        )
 
 
 def find_explorer(page):
@@ -315,7 +347,8 @@ def find_explorer(page):
     """
     outputs = page.locator(".jp-OutputArea-output")
     with_controls = page.locator(".jp-Cell-outputArea").filter(
-        has=page.locator(CONTROLS))
+        has=page.locator(CONTROLS)
+    )
     try:
         with_controls.first.wait_for(timeout=30_000)
     except PlaywrightTimeout:
@@ -351,19 +384,26 @@ LABELS_JS = """els => els.filter(el => el.offsetParent !== null).map(el => ({
 
 def check_labels_fit(explorer):
     """Raise if a label of the explorer is cut short; return a note."""
-    labels = [label for label in explorer.locator(
-        ".widget-label, .widget-label-basic").evaluate_all(LABELS_JS)
-        if label["text"]]
-    cut = [f"{label['text']!r} needs {label['needs']} px, has "
-           f"{label['has']} px" for label in labels
-           if label["needs"] > label["has"] + 1]
+    labels = [
+        label
+        for label in explorer.locator(
+            ".widget-label, .widget-label-basic"
+        ).evaluate_all(LABELS_JS)
+        if label["text"]
+    ]
+    cut = [
+        f"{label['text']!r} needs {label['needs']} px, has {label['has']} px"
+        for label in labels
+        if label["needs"] > label["has"] + 1
+    ]
     if cut:
         raise BrowserTestError(
-            "label cut short (widen its description_width): "
-            + "; ".join(cut))
+            "label cut short (widen its description_width): " + "; ".join(cut)
+        )
     return "labels whole: " + ", ".join(
         f"{label['text'][:40]!r} {label['needs']}/{label['has']} px"
-        for label in labels)
+        for label in labels
+    )
 
 
 def drag_slider(page, control):
@@ -373,13 +413,13 @@ def drag_slider(page, control):
     if track["width"] < MIN_SLIDER_PX:
         raise BrowserTestError(
             f"slider {control_name(control)!r} is {track['width']:.0f} px "
-            f"long: too short to drag (give it a wider layout)")
+            f"long: too short to drag (give it a wider layout)"
+        )
     box = handle.bounding_box()
     x, y = box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
     # towards the side with more room
     room_right = track["x"] + track["width"] - x
-    step = track["width"] / 3 * (1 if room_right > track["width"] / 2
-                                 else -1)
+    step = track["width"] / 3 * (1 if room_right > track["width"] / 2 else -1)
     page.mouse.move(x, y)
     page.mouse.down()
     page.mouse.move(x + step, y, steps=12)
@@ -410,8 +450,8 @@ def pick_other(control):
         # the label shown, not the value attribute (ipywidgets may number
         # its options)
         current = select.first.evaluate(
-            "s => s.selectedIndex < 0 ? null"
-            " : s.options[s.selectedIndex].text")
+            "s => s.selectedIndex < 0 ? null : s.options[s.selectedIndex].text"
+        )
         choice = next(o for o in options if o != current)
         select.first.select_option(label=choice)
         return choice
@@ -419,7 +459,8 @@ def pick_other(control):
         control.locator("input[type=checkbox]").first.click()
         return "toggled"
     option = control.locator(
-        "button:not(.mod-active), input[type=radio]:not(:checked)").first
+        "button:not(.mod-active), input[type=radio]:not(:checked)"
+    ).first
     option.click()
     return option.inner_text() or "clicked"
 
@@ -432,8 +473,8 @@ def work_control(page, control):
         after = drag_slider(page, control)
         if after == before:
             raise BrowserTestError(
-                f"slider {control_name(control)!r} did not move when "
-                "dragged")
+                f"slider {control_name(control)!r} did not move when dragged"
+            )
         return f"{before} -> {after}"
     if "widget-text" in classes:
         return repr(type_sentence(page, control))
@@ -490,11 +531,13 @@ def check_no_repr(explorer):
     repr of what its callback returned, such as a raw tensor.
     """
     reprs = explorer.locator(
-        '.jp-OutputArea-output[data-mime-type="text/plain"]')
+        '.jp-OutputArea-output[data-mime-type="text/plain"]'
+    )
     if reprs.count():
         raise BrowserTestError(
             "the explorer shows a returned value as text (its callback "
-            f"should return None): {reprs.first.inner_text()[:120]!r}")
+            f"should return None): {reprs.first.inner_text()[:120]!r}"
+        )
 
 
 def explore(page, explorer, out_dir):
@@ -513,16 +556,20 @@ def explore(page, explorer, out_dir):
         errors = error_outputs(explorer)
         if errors:
             raise BrowserTestError(
-                f"explorer error after working {name!r}: {errors[0][-1500:]}")
+                f"explorer error after working {name!r}: {errors[0][-1500:]}"
+            )
         check_no_repr(explorer)
-        notes.append(f"{name}: {shown}, "
-                     + ("output changed" if change else "OUTPUT UNCHANGED"))
+        notes.append(
+            f"{name}: {shown}, "
+            + ("output changed" if change else "OUTPUT UNCHANGED")
+        )
         changed.append(change)
     unchanged = [note for note, change in zip(notes, changed) if not change]
     if unchanged:
         raise BrowserTestError(
             "working a control of the explorer changed nothing: "
-            + "; ".join(unchanged))
+            + "; ".join(unchanged)
+        )
     return [labels] + notes
 
 
@@ -538,7 +585,9 @@ FIGURES_JS = """els => els.map(img => {
 # text outputs a student should not see: the repr of a plotting object
 RAW_REPR = re.compile(
     r"<(Figure size [^>]*|[\w.]+ (object )?at 0x[0-9a-f]+)>"
-    r"|^(Text|Line2D)\(.*\)$|^\[<matplotlib", re.M)
+    r"|^(Text|Line2D)\(.*\)$|^\[<matplotlib",
+    re.M,
+)
 
 
 def save_figures(page, out_dir):
@@ -563,10 +612,14 @@ def save_figures(page, out_dir):
 def raw_reprs(page):
     """Return notes on text outputs that show a raw object repr."""
     outputs = page.locator(
-        '.jp-OutputArea-output[data-mime-type="text/plain"]')
-    return [f"note: raw repr shown: {match.group(0)[:100]!r}"
-            for text in outputs.all_inner_texts()
-            for match in [RAW_REPR.search(text)] if match]
+        '.jp-OutputArea-output[data-mime-type="text/plain"]'
+    )
+    return [
+        f"note: raw repr shown: {match.group(0)[:100]!r}"
+        for text in outputs.all_inner_texts()
+        for match in [RAW_REPR.search(text)]
+        if match
+    ]
 
 
 class Console:
@@ -591,13 +644,13 @@ def check_notebook(page, url, out_dir):
     """Open one notebook, run it and work its explorer; return notes."""
     console = Console(page)
     page.goto(url)
-    page.locator(".jp-NotebookPanel .jp-Cell").first.wait_for(
-        timeout=120_000)
+    page.locator(".jp-NotebookPanel .jp-Cell").first.wait_for(timeout=120_000)
     try:  # the saved explorer of a trusted notebook is a widget
         find_explorer(page)
     except BrowserTestError as error:
         raise BrowserTestError(
-            f"before Run All, in the saved outputs: {error}") from error
+            f"before Run All, in the saved outputs: {error}"
+        ) from error
     page.screenshot(path=out_dir / "saved-explorer.png")
     clicked = run_all_cells(page, RUN_TIMEOUT_S)
     check_cells(page)
@@ -610,6 +663,6 @@ def check_notebook(page, url, out_dir):
     if console.widget_errors():
         raise BrowserTestError(
             "widget errors in the browser console: "
-            + " | ".join(console.widget_errors())[:1500])
-    return notes + [f"console error: {text[:200]}"
-                    for text in console.errors]
+            + " | ".join(console.widget_errors())[:1500]
+        )
+    return notes + [f"console error: {text[:200]}" for text in console.errors]

@@ -15,14 +15,18 @@ def test_free_port_can_be_bound():
 
 def test_notebooks_are_served_from_a_copy(tmp_path):
     served = lab_driver.copy_notebooks([], tmp_path)
-    names = sorted(p.relative_to(served).as_posix()
-                   for p in served.rglob("*.ipynb"))
-    assert names == sorted(p.relative_to(lab_driver.NOTEBOOKS).as_posix()
-                           for p in lab_driver.NOTEBOOKS.rglob("*.ipynb"))
+    names = sorted(
+        p.relative_to(served).as_posix() for p in served.rglob("*.ipynb")
+    )
+    assert names == sorted(
+        p.relative_to(lab_driver.NOTEBOOKS).as_posix()
+        for p in lab_driver.NOTEBOOKS.rglob("*.ipynb")
+    )
     assert "pt_BR/01_masked_softmax.ipynb" in names
     assert served.resolve() != lab_driver.NOTEBOOKS.resolve()
     assert (tmp_path / "data").resolve() == (
-        lab_driver.ROOT / "data").resolve()
+        lab_driver.ROOT / "data"
+    ).resolve()
 
 
 def test_each_edition_is_tested_in_its_language(tmp_path):
@@ -32,7 +36,8 @@ def test_each_edition_is_tested_in_its_language(tmp_path):
     assert {lab_driver.language(p) for p in english} == {"en"}
     assert {lab_driver.language(p) for p in portuguese} == {"pt_BR"}
     assert lab_driver.served_name(portuguese[0]) == (
-        "pt_BR/" + portuguese[0].name)
+        "pt_BR/" + portuguese[0].name
+    )
     # a notebook from elsewhere is served by its name, in English
     other = tmp_path / "pt_BR_copy.ipynb"
     other.write_text("{}")
@@ -62,20 +67,27 @@ def test_a_notebook_from_elsewhere_replaces_its_namesake(tmp_path):
     assert (served / "01_masked_softmax.ipynb").read_text() == "{}"
 
 
-@pytest.mark.parametrize("text", [
-    "<Figure size 640x480 with 1 Axes>",
-    "<matplotlib.image.AxesImage at 0x7f3a2c1d0e50>",
-    "[<matplotlib.lines.Line2D at 0x7f00>]",
-    "Text(0.5, 1.0, 'weights')",
-])
+@pytest.mark.parametrize(
+    "text",
+    [
+        "<Figure size 640x480 with 1 Axes>",
+        "<matplotlib.image.AxesImage at 0x7f3a2c1d0e50>",
+        "[<matplotlib.lines.Line2D at 0x7f00>]",
+        "Text(0.5, 1.0, 'weights')",
+    ],
+)
 def test_raw_reprs_are_recognised(text):
     assert lab_driver.RAW_REPR.search(text)
 
 
-@pytest.mark.parametrize("text", [
-    "torch.Size([2, 3, 4])", "tensor([[0.5000, 0.5000]])",
-    "he's calm . => il est calme ., bleu 1.000",
-])
+@pytest.mark.parametrize(
+    "text",
+    [
+        "torch.Size([2, 3, 4])",
+        "tensor([[0.5000, 0.5000]])",
+        "he's calm . => il est calme ., bleu 1.000",
+    ],
+)
 def test_ordinary_outputs_are_not_raw_reprs(text):
     assert not lab_driver.RAW_REPR.search(text)
 

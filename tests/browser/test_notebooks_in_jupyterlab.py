@@ -24,7 +24,8 @@ def test_notebook(page, notebook, lab, output_path):
     out_dir.mkdir(parents=True, exist_ok=True)
     try:
         notes = lab_driver.check_notebook(
-            page, server.url(lab_driver.served_name(notebook)), out_dir)
+            page, server.url(lab_driver.served_name(notebook)), out_dir
+        )
     finally:
         server.shutdown_kernels()  # frees the CPU for the next notebook
     print("\n".join(notes))
