@@ -1,0 +1,111 @@
+"""The Portuguese notebooks: the same cells and ids, the markdown
+translated block by block, the visible strings of the code replaced, and
+a first cell saying where the file comes from. A code cell whose source did
+not change keeps the outputs of the committed Portuguese notebook."""
+
+import argparse
+import copy
+from pathlib import Path
+
+import nbformat
+
+from .. import project
+from .catalog import CODE, po_path, translations, update
+from .code import translate_code
+from .markdown import translate_markdown
+
+FIRST_CELL = """\
+> **Edição em português do Brasil.** Este notebook foi escrito a partir do \
+original em inglês, `notebooks/{name}`, e revisado para estudantes \
+brasileiros. O código e os comentários ficam em inglês, como na edição em \
+português do livro; figuras, controles e mensagens impressas estão em \
+português. No texto, os números decimais levam vírgula (0,5); o código, o \
+que ele imprime e os números das figuras seguem a notação do Python, com \
+ponto (0.5)."""
+
+
+def build(notebook):
+    """Write the Portuguese notebook; return True if it must be run again."""
+    notebook = Path(notebook)
+    target = project.NOTEBOOKS_PT / notebook.name
+    old = nbformat.read(target, as_version=4) if target.exists() else None
+    old_cells = {c.id: c for c in old.cells} if old else {}
+    english = nbformat.read(notebook, as_version=4)
+    nb = translated(english, translations(notebook), notebook.name)
+    stale = False
+    for cell in nb.cells:
+        previous = old_cells.get(cell.id)
+        if cell.cell_type != "code":
+            continue
+        if previous is None or previous.source != cell.source:
+            stale = True
+            continue
+        cell.outputs = previous.outputs
+        cell.execution_count = previous.execution_count
+        if "execution" in previous.metadata:  # the timings of that run
+            cell.metadata["execution"] = previous.metadata["execution"]
+    if old is not None and "widgets" in old.metadata:  # the kept outputs'
+        nb.metadata["widgets"] = old.metadata["widgets"]
+    project.write_atomically(target, nbformat.writes(nb) + "\n")
+    return stale
+
+
+def translated(english, table, name):
+    """Return the Portuguese notebook (outputs empty) of an English one."""
+    nb = nbformat.v4.new_notebook(metadata=dict(english.metadata))
+    nb.nbformat, nb.nbformat_minor = english.nbformat, english.nbformat_minor
+    first = nbformat.v4.new_markdown_cell(FIRST_CELL.format(name=name))
+    first.id = project.FIRST_CELL_ID
+    nb.cells.append(first)
+    for cell in english.cells:
+        cell = copy.deepcopy(cell)
+        cell.metadata = _metadata(cell)
+        if cell.cell_type == "markdown":
+            lookup = lambda key: table.get((None, key))  # noqa: E731
+            cell.source = translate_markdown(cell.source, lookup)
+        elif cell.cell_type == "code":
+            lookup = lambda key: table.get((CODE, key))  # noqa: E731
+            cell.source = translate_code(cell.source, lookup)
+            cell.outputs, cell.execution_count = [], None
+        nb.cells.append(cell)
+    return nb
+
+
+def _metadata(cell):
+    """Return a cell's metadata without the timings of its last run."""
+    return {k: v for k, v in cell.metadata.items() if k != "execution"}
+
+
+def stale_cells(committed, built):
+    """Return the ids of the cells that differ, outputs aside."""
+    old, new = ({c.id: (c.cell_type, c.source, _metadata(c)) for c in nb.cells}
+                for nb in (committed, built))  # fmt: skip
+    order = [c.id for c in committed.cells] == [c.id for c in built.cells]
+    changed = [i for i in {**new, **old} if old.get(i) != new.get(i)]
+    return changed or ([] if order else ["(order)"])
+
+
+def translated_notebooks():
+    """Return the English notebooks that have a PO file."""
+    notebooks = sorted(project.NOTEBOOKS.glob("*.ipynb"))
+    return [path for path in notebooks if po_path(path).exists()]
+
+
+def main(argv=None):
+    """Run `update` or `build` on the notebooks named (or all); return 0."""
+    parser = argparse.ArgumentParser(prog="python -m tools.translation")
+    parser.add_argument("command", choices=["update", "build"])
+    parser.add_argument("notebooks", nargs="*", type=Path)
+    args = parser.parse_args(argv)
+    stale = []
+    for notebook in args.notebooks or translated_notebooks():
+        if args.command == "update":
+            counts = update(notebook)
+            print(f"{po_path(notebook).relative_to(project.ROOT)}: "
+                  + ", ".join(f"{n} {k}" for k, n in counts.items()))  # fmt: skip
+        elif build(notebook):
+            path = project.NOTEBOOKS_PT / notebook.name
+            stale.append(str(path.relative_to(project.ROOT)))
+    if args.command == "build":
+        print("\n".join(stale))
+    return 0

@@ -1,0 +1,78 @@
+"""PO files: the English of a notebook merged into its PO file the way
+msgmerge does (translate-toolkit's pot2po), and the translations read."""
+
+from pathlib import Path
+
+import nbformat
+import polib
+from translate.convert import pot2po
+from translate.storage import po as ttk_po
+
+from .. import project
+from .code import code_strings
+from .markdown import WIDTH, markdown_blocks
+
+CODE = "code"  # msgctxt of the strings of code cells
+SIMILARITY = 60  # percent: a close old English gives its translation
+METADATA = {
+    "Project-Id-Version": "d2l-attention-notebooks",
+    "Language": "pt_BR",
+    "MIME-Version": "1.0",
+    "Content-Type": "text/plain; charset=UTF-8",
+    "Content-Transfer-Encoding": "8bit",
+    "Plural-Forms": "nplurals=2; plural=(n > 1);",
+}
+
+
+def po_path(notebook):
+    """Return the PO file of a notebook."""
+    return project.LOCALE / (Path(notebook).stem + ".po")
+
+
+def extract(notebook):
+    """Return {(msgctxt, msgid): [cell ids]} of an English notebook."""
+    found = {}
+    for cell in nbformat.read(notebook, as_version=4).cells:
+        keys = []
+        if cell.cell_type == "markdown":
+            blocks = markdown_blocks(cell.source)
+            keys = [(None, b.key) for b in blocks if b.kind != "verbatim"]
+        elif cell.cell_type == "code":
+            keys = [(CODE, s.key) for s in code_strings(cell.source)]
+        for key in keys:
+            if cell.id not in found.setdefault(key, []):
+                found[key].append(cell.id)
+    return found
+
+
+def update(notebook):
+    """Merge the English of notebook into its PO file; return counts."""
+    path, name = po_path(notebook), Path(notebook).name
+    old = polib.pofile(str(path)) if path.exists() else None
+    template = ttk_po.pofile.parsefile(str(path)) if old else None
+    known = {(e.msgctxt, e.msgid) for e in old or []}
+    pot = ttk_po.pofile()
+    for (context, msgid), cells in extract(notebook).items():
+        unit = pot.addsourceunit(msgid)
+        unit.setcontext(context or "")
+        for cell in cells:
+            unit.addlocation(f"{name}:{cell}")
+    merged = pot2po.convert_stores(pot, template, min_similarity=SIMILARITY)
+    po = polib.POFile(wrapwidth=WIDTH)
+    po.metadata = old.metadata if old else dict(METADATA)
+    po.extend(polib.pofile(bytes(merged).decode("utf-8")))
+    counts = {"kept": 0, "fuzzy": 0, "new": 0}
+    for entry in po:
+        if not entry.obsolete:
+            kept = (entry.msgctxt, entry.msgid) in known
+            counts["fuzzy" if entry.fuzzy else "kept" if kept else "new"] += 1
+    text = str(po)
+    project.write_atomically(path, text if text.endswith("\n") else text + "\n")
+    return counts
+
+
+def translations(notebook):
+    """Return {(msgctxt, msgid): msgstr} of the usable (not fuzzy) entries."""
+    po = polib.pofile(str(po_path(notebook)))
+    return {(e.msgctxt, e.msgid): e.msgstr for e in po
+            if e.msgstr and not e.fuzzy and not e.obsolete}  # fmt: skip
