@@ -67,7 +67,9 @@ def update(notebook):
             kept = (entry.msgctxt, entry.msgid) in known
             counts["fuzzy" if entry.fuzzy else "kept" if kept else "new"] += 1
     text = str(po)
-    project.write_atomically(path, text if text.endswith("\n") else text + "\n")
+    project.write_atomically(
+        path, text if text.endswith("\n") else text + "\n"
+    )
     return counts
 
 

@@ -64,7 +64,11 @@ def entry_problems(entry, glossary=None):
     english, portuguese = entry.msgid, entry.msgstr
     if portuguese == english:
         comment = entry.tcomment or ""
-        return [] if KEEP in comment else [f"left in English with no '{KEEP}' comment"]
+        return (
+            []
+            if KEEP in comment
+            else [f"left in English with no '{KEEP}' comment"]
+        )
     found, code = [], entry.msgctxt == CODE
     shapes = zip(("heading level", "list marker", "table"),
                  _structure(english), _structure(portuguese))  # fmt: skip
@@ -73,7 +77,9 @@ def entry_problems(entry, glossary=None):
     for what, pattern in (("math", MATH), ("code spans", CODE_SPAN)):
         a, b = _spans(pattern, english), _spans(pattern, portuguese)
         found += [f"{what} differ: {a} in English, {b}"] if a != b else []
-    tests = [("links", "urls")] + [("{placeholders}", "pythonbraceformat")] * code
+    tests = [("links", "urls")] + [
+        ("{placeholders}", "pythonbraceformat")
+    ] * code
     for what, test in tests:
         if failure := _failure(test, english, portuguese):
             found.append(f"{what} differ: {failure}")

@@ -5,126 +5,103 @@ import ast
 import io
 import re
 import tokenize
-from dataclasses import dataclass
+from collections import namedtuple
 
 from .markdown import LETTERS, MATH, PLACEHOLDER, WIDTH
 
-# keyword arguments whose strings are shown; and those that never are
-VISIBLE_KEYWORDS = {"title", "titles", "xlabel", "ylabel", "label",
-                    "description", "options", "placeholder", "tooltip",
-                    "suptitle", "legend", "text", "value"}  # fmt: skip
-HIDDEN_KEYWORDS = {"color", "cmap", "loc", "linestyle", "ls", "marker",
-                   "dtype", "device", "mode", "reduction", "ha", "va",
-                   "fontsize", "width", "layout", "style", "norm",
-                   "interpolation", "aspect", "continuous_update", "xscale",
-                   "yscale", "boxstyle", "indexing", "facecolor",
-                   "edgecolor", "fc", "ec", "nonlinearity", "action",
-                   "arrowstyle", "fmt", "weight", "family"}  # fmt: skip
-# calls whose string arguments are shown
-VISIBLE_CALLS = {"print", "set_title", "set_xlabel", "set_ylabel",
-                 "title", "xlabel", "ylabel", "set_xticks", "set_yticks",
-                 "set_xticklabels", "set_yticklabels", "bar", "barh",
-                 "suptitle", "legend", "text", "annotate", "Label", "HTML",
-                 "Markdown", "AssertionError", "ValueError", "TypeError"}  # fmt: skip
+# calls and keyword arguments whose strings are shown, and those never shown
+SHOWN = set(
+    "print title titles xlabel ylabel label set_title set_xlabel set_ylabel"
+    " suptitle legend text annotate bar barh set_xticks set_yticks value"
+    " set_xticklabels set_yticklabels description options placeholder"
+    " tooltip Label HTML Markdown AssertionError ValueError TypeError".split()
+)
+HIDDEN = set(
+    "color cmap loc linestyle ls marker dtype device mode reduction ha va"
+    " fontsize width layout style norm interpolation aspect xscale yscale"
+    " continuous_update boxstyle indexing facecolor edgecolor fc ec action"
+    " nonlinearity arrowstyle fmt weight family".split()
+)
 # strings that name code rather than say something: identifiers,
 # attributes, calls, CSS sizes
 CODE_LIKE = re.compile(r"^[\w.]*_[\w.]*$|\w\.\w|\w\(|^\d+(px|%)$")
-STRING = re.compile(r"^(?P<prefix>[A-Za-z]*)(?P<quote>'''|\"\"\"|'|\")"
-                    r"(?P<body>.*)(?P=quote)$", re.S)  # fmt: skip
-BRACKETS = (ast.List, ast.Tuple, ast.Set, ast.Dict, ast.ListComp, ast.SetComp,
-            ast.DictComp, ast.GeneratorExp)  # fmt: skip
-FSTRING = getattr(tokenize, "FSTRING_START", -1), getattr(
-    tokenize, "FSTRING_END", -1)
-
-
-@dataclass
-class CodeString:
-    """One string literal, or several joined by implicit concatenation."""
-
-    start: tuple  # (row, col) of its first character, rows from 1
-    end: tuple
-    key: str  # the text between the quotes, as written
-    prefix: str
-    quote: str
-    pieces: int
+LITERAL = r"(?P<prefix>\w*)(?P<quote>'''|\"\"\"|'|\")(?P<body>.*)(?P=quote)$"
+LITERAL = re.compile(LITERAL, re.S)
+BRACKETS = "List Tuple Set Dict ListComp SetComp DictComp GeneratorExp"
+BRACKETS = tuple(getattr(ast, name) for name in BRACKETS.split())
+DEFS = (ast.Module, ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef)
+FSTRING = [getattr(tokenize, f"FSTRING_{end}", -1) for end in ("START", "END")]
+BRACES = str.maketrans({"{": "{{", "}": "}}"})
+# start, end: (row, col), rows from 1; key: the text between the quotes as
+# written, of one literal or of several joined by implicit concatenation
+CodeString = namedtuple("CodeString", "start end key prefix quote pieces")
 
 
 def _literals(segment):
-    """Return the source of each literal of a string's source."""
-    lines, pieces, depth = ("(" + segment + ")").split("\n"), [], 0
-    for token in tokenize.generate_tokens(io.StringIO("\n".join(lines)).readline):
-        if token.type == tokenize.STRING and not depth:
-            pieces.append(token.string)
+    """Return the literals of a string node's source text, each a match."""
+    text, found, depth, start = "(" + segment + ")", [], 0, 0
+    rows = [0, *(i + 1 for i, c in enumerate(text) if c == "\n"), len(text)]
+    for token in tokenize.generate_tokens(io.StringIO(text).readline):
+        start = start if depth else rows[token.start[0] - 1] + token.start[1]
+        # Python 3.12 and later cut an f-string into tokens
         depth += (token.type == FSTRING[0]) - (token.type == FSTRING[1])
-        if token.type == FSTRING[0] and depth == 1:
-            start = token.start
-        elif token.type == FSTRING[1] and not depth:  # Python 3.12 and later
-            text = "\n".join(lines[start[0] - 1 : token.end[0]])
-            last = len(lines[token.end[0] - 1]) - token.end[1]
-            pieces.append(text[start[1] : len(text) - last])
-    return pieces
+        if not depth and token.type in (tokenize.STRING, FSTRING[1]):
+            found.append(text[start : rows[token.end[0] - 1] + token.end[1]])
+    return [LITERAL.match(literal) for literal in found]
 
 
-def _named(parent, node):
-    """Return the name that parent gives to its child node: a keyword
-    argument's, a default's parameter, an assignment's last target."""
+def _name(parent, node):
+    """Return the name parent gives node: a keyword argument's, a
+    parameter's (node its default), an assignment's last target's."""
     if isinstance(parent, ast.keyword):
         return parent.arg
     if isinstance(parent, ast.Assign) and node is parent.value:
         target = parent.targets[-1]
         return getattr(target, "id", getattr(target, "attr", None))
     if isinstance(parent, ast.arguments):
-        params = parent.posonlyargs + parent.args
-        params = params[len(params) - len(parent.defaults) :] + parent.kwonlyargs
+        names = parent.posonlyargs + parent.args
+        names = names[len(names) - len(parent.defaults) :] + parent.kwonlyargs
         values = parent.defaults + parent.kw_defaults
-        return next((p.arg for p, v in zip(params, values) if v is node), None)
+        return next((n.arg for n, v in zip(names, values) if v is node), None)
     return None
 
 
-def _context(node, parents):
-    """Return (keyword, call, subscripted) of a string node: the name it is
-    given to, directly or in brackets, the call that holds it, and whether
-    it is a subscript."""
-    keyword, starts = None, set()
-    while (parent := parents.get(node)) is not None:
-        if isinstance(node, (ast.Constant, ast.JoinedStr, *BRACKETS)):
-            starts.add((node.lineno, node.col_offset))
-        if isinstance(parent, ast.Call) and node is not parent.func:
-            func = parent.func
-            return keyword, getattr(func, "attr", getattr(func, "id", None)), False
-        if isinstance(parent, ast.Subscript) and node is parent.slice:
-            return keyword, None, True
-        if (getattr(node, "lineno", 0), getattr(node, "col_offset", 0)) in starts:
-            keyword = keyword or _named(parent, node)
-        node = parent
-    return keyword, None, False
-
-
-def _visible(text, keyword, call, subscripted):
-    """Return whether a student may see a string: any string with a word,
-    but subscripts, styling arguments and names of code."""
+def _shown(node, parents, text):
+    """Return whether a student may see a string node of text: any string
+    with a word, but subscripts, styling arguments and names of code."""
     bare = PLACEHOLDER.sub(" ", MATH.sub(" ", text)).replace("\\n", " ")
-    if not LETTERS.search(bare) or keyword in HIDDEN_KEYWORDS or subscripted:
+    name, call, starts = None, None, {(node.lineno, node.col_offset)}
+    while (parent := parents.get(node)) is not None:
+        if isinstance(parent, ast.Call) and node is not parent.func:
+            call = getattr(parent.func, "attr", getattr(parent.func, "id", 0))
+            break
+        if isinstance(parent, ast.Subscript) and node is parent.slice:
+            return False
+        at = getattr(node, "lineno", 0), getattr(node, "col_offset", 0)
+        if isinstance(node, BRACKETS):  # the name of a bracket, or of what
+            starts.add(at)  # a string starts, is the string's
+        name = name or (_name(parent, node) if at in starts else None)
+        node = parent
+    if not LETTERS.search(bare) or name in HIDDEN:
         return False
-    if keyword in VISIBLE_KEYWORDS or call in VISIBLE_CALLS:
-        return True
-    return not CODE_LIKE.search(bare.strip())
+    return name in SHOWN or call in SHOWN or not CODE_LIKE.search(bare.strip())
 
 
 def _join(literals, start, end):
-    """Return the CodeString of a string's literals (a match each)."""
-    raw = {"r" in literal["prefix"].lower() for literal in literals}
-    if len(raw) > 1:
-        raise ValueError(f"line {start[0]}: a string joins raw and plain "
-                         "pieces; make them all raw or all plain")  # fmt: skip
-    is_f = any("f" in literal["prefix"].lower() for literal in literals)
+    """Return the CodeString of a string's literals."""
+    if len({"r" in literal["prefix"].lower() for literal in literals}) > 1:
+        raise ValueError(
+            f"line {start[0]}: a string joins raw and plain pieces; make them"
+            " all raw or all plain"
+        )
+    prefix = "r" * ("r" in literals[0]["prefix"].lower())
+    prefix += "f" * any("f" in lit["prefix"].lower() for lit in literals)
     body = ""
     for literal in literals:  # a plain piece's braces, in an f-string
-        plain = is_f and "f" not in literal["prefix"].lower()
-        text = literal["body"]
-        body += text.replace("{", "{{").replace("}", "}}") if plain else text
-    prefix = ("r" if raw.pop() else "") + ("f" if is_f else "")
-    return CodeString(start, end, body, prefix, literals[0]["quote"], len(literals))
+        text, plain = literal["body"], "f" not in literal["prefix"].lower()
+        body += text.translate(BRACES) if "f" in prefix and plain else text
+    quote = literals[0]["quote"]
+    return CodeString(start, end, body, prefix, quote, len(literals))
 
 
 def code_strings(source, every=False):
@@ -136,30 +113,25 @@ def code_strings(source, every=False):
     """
     if source.startswith("#@save") or source.lstrip().startswith("%"):
         return []
-    tree, lines = ast.parse(source), source.split("\n")
+    tree, lines, skip, found = ast.parse(source), source.split("\n"), set(), []
     parents = {c: n for n in ast.walk(tree) for c in ast.iter_child_nodes(n)}
-    skip = set()  # docstrings, and what an f-string holds
-    for node in ast.walk(tree):
+    for node in ast.walk(tree):  # skip docstrings, and inside f-strings
         if isinstance(node, ast.JoinedStr):
-            skip.update(n for n in ast.walk(node) if n is not node)
-        elif getattr(node, "body", None) and isinstance(node.body, list):
-            first = node.body[0]
-            if isinstance(node, (ast.Module, ast.ClassDef, ast.FunctionDef,
-                                 ast.AsyncFunctionDef)) and isinstance(
-                first, ast.Expr) and isinstance(first.value, ast.Constant):  # fmt: skip
-                skip.add(first.value)
-    found = []
+            skip.update(set(ast.walk(node)) - {node})
+        elif isinstance(node, DEFS) and ast.get_docstring(node, False):
+            skip.add(node.body[0].value)
     for node in ast.walk(tree):
-        if node in skip or not isinstance(node, ast.JoinedStr) and not (
-            isinstance(node, ast.Constant) and isinstance(node.value, str)
-        ):
+        text = isinstance(getattr(node, "value", None), str)  # not bytes
+        if node in skip or not (text or isinstance(node, ast.JoinedStr)):
             continue
-        literals = _literals(ast.get_source_segment(source, node))
-        start, end = ((row, len(lines[row - 1].encode()[:col].decode()))
-                      for row, col in [(node.lineno, node.col_offset),
-                                       (node.end_lineno, node.end_col_offset)])  # fmt: skip
-        item = _join([STRING.match(text) for text in literals], start, end)
-        if every or _visible(item.key, *_context(node, parents)):
+        start, end = [  # characters, from ast's UTF-8 bytes
+            (row, len(lines[row - 1].encode()[:col].decode()))
+            for row, col in [(node.lineno, node.col_offset)]
+            + [(node.end_lineno, node.end_col_offset)]
+        ]
+        segment = ast.get_source_segment(source, node)
+        item = _join(_literals(segment), start, end)
+        if every or _shown(node, parents, item.key):
             found.append(item)
     return sorted(found, key=lambda item: item.start)
 
@@ -173,12 +145,11 @@ def translate_code(source, lookup):
             continue
         (row, col), (end_row, end_col) = item.start, item.end
         head, tail = lines[row - 1][:col], lines[end_row - 1][end_col:]
-        if item.pieces == 1:
-            new = [head + _literal(item, text) + tail]
-        else:  # rewrap the pieces, one per line, where the first one was
+        new = [_literal(item, text)]
+        if item.pieces > 1:  # rewrap the pieces, one per line
             new = _pieces(item, text, col)
-            new[0] = head + new[0].lstrip()
-            new[-1] += tail
+        new[0] = head + new[0].lstrip()
+        new[-1] += tail
         lines[row - 1 : end_row] = new
     return "\n".join(lines)
 
@@ -197,11 +168,9 @@ def _pieces(item, text, col):
     words = re.findall(r"(?:\{(?:[^{}]|\{[^{}]*\})*\}|[^\s{])+\s*|\s+", text)
     if "".join(words) != text:
         raise ValueError(f"cannot cut into pieces: {text!r}")
-    pieces, current = [], ""
+    pieces = [""]
     for word in words:
-        if current and len(current) + len(word.rstrip()) > room:
-            pieces.append(current)
-            current = ""
-        current += word
-    pieces.append(current)
+        if pieces[-1] and len(pieces[-1]) + len(word.rstrip()) > room:
+            pieces.append("")
+        pieces[-1] += word
     return [" " * col + _literal(item, piece) for piece in pieces]
