@@ -1,7 +1,5 @@
-"""The Portuguese notebooks: the same cells and ids, the markdown
-translated block by block, the visible strings of the code replaced, and
-a first cell saying where the file comes from. A code cell whose source did
-not change keeps the outputs of the committed Portuguese notebook."""
+"""The Portuguese notebooks, built from the English and the PO files, and
+the command line: python -m tools.translation update|build [NOTEBOOK ...]."""
 
 import argparse
 import copy
@@ -25,25 +23,25 @@ ponto (0.5)."""
 
 
 def build(notebook):
-    """Write the Portuguese notebook; return True if it must be run again."""
-    notebook = Path(notebook)
+    """Write the Portuguese notebook; return True if it must be run again.
+    A code cell whose source did not change keeps its committed outputs."""
+    notebook, stale = Path(notebook), False
     target = project.NOTEBOOKS_PT / notebook.name
     old = nbformat.read(target, as_version=4) if target.exists() else None
-    old_cells = {c.id: c for c in old.cells} if old else {}
     english = nbformat.read(notebook, as_version=4)
     nb = translated(english, translations(notebook), notebook.name)
-    stale = False
-    for cell in nb.cells:
-        previous = old_cells.get(cell.id)
-        if cell.cell_type != "code":
-            continue
-        if previous is None or previous.source != cell.source:
+    for cell in (c for c in nb.cells if c.cell_type == "code"):
+        was = (
+            next((c for c in old.cells if c.id == cell.id), None)
+            if old
+            else None
+        )
+        if was is None or was.source != cell.source:
             stale = True
             continue
-        cell.outputs = previous.outputs
-        cell.execution_count = previous.execution_count
-        if "execution" in previous.metadata:  # the timings of that run
-            cell.metadata["execution"] = previous.metadata["execution"]
+        cell.outputs, cell.execution_count = was.outputs, was.execution_count
+        if "execution" in was.metadata:  # the timings of that run
+            cell.metadata["execution"] = was.metadata["execution"]
     if old is not None and "widgets" in old.metadata:  # the kept outputs'
         nb.metadata["widgets"] = old.metadata["widgets"]
     project.write_atomically(target, nbformat.writes(nb) + "\n")
@@ -54,11 +52,11 @@ def translated(english, table, name):
     """Return the Portuguese notebook (outputs empty) of an English one."""
     nb = nbformat.v4.new_notebook(metadata=dict(english.metadata))
     nb.nbformat, nb.nbformat_minor = english.nbformat, english.nbformat_minor
-    first = nbformat.v4.new_markdown_cell(FIRST_CELL.format(name=name))
-    first.id = project.FIRST_CELL_ID
-    nb.cells.append(first)
-    for cell in english.cells:
-        cell = copy.deepcopy(cell)
+    nb.cells.append(
+        nbformat.v4.new_markdown_cell(FIRST_CELL.format(name=name))
+    )
+    nb.cells[0].id = project.FIRST_CELL_ID
+    for cell in map(copy.deepcopy, english.cells):
         cell.metadata = _metadata(cell)
         if cell.cell_type == "markdown":
             lookup = lambda key: table.get((None, key))  # noqa: E731
@@ -78,10 +76,12 @@ def _metadata(cell):
 
 def stale_cells(committed, built):
     """Return the ids of the cells that differ, outputs aside."""
-    old, new = ({c.id: (c.cell_type, c.source, _metadata(c)) for c in nb.cells}
-                for nb in (committed, built))  # fmt: skip
-    order = [c.id for c in committed.cells] == [c.id for c in built.cells]
+    old, new = (
+        {c.id: (c.cell_type, c.source, _metadata(c)) for c in nb.cells}
+        for nb in (committed, built)
+    )
     changed = [i for i in {**new, **old} if old.get(i) != new.get(i)]
+    order = [c.id for c in committed.cells] == [c.id for c in built.cells]
     return changed or ([] if order else ["(order)"])
 
 
@@ -92,17 +92,17 @@ def translated_notebooks():
 
 
 def main(argv=None):
-    """Run `update` or `build` on the notebooks named (or all); return 0."""
+    """Refresh the PO files (update) or write the notebooks (build) of the
+    notebooks named, or of all; print each PO file's counts, or the
+    notebooks that must be run again."""
     parser = argparse.ArgumentParser(prog="python -m tools.translation")
     parser.add_argument("command", choices=["update", "build"])
     parser.add_argument("notebooks", nargs="*", type=Path)
-    args = parser.parse_args(argv)
-    stale = []
+    args, stale = parser.parse_args(argv), []
     for notebook in args.notebooks or translated_notebooks():
         if args.command == "update":
-            counts = update(notebook)
-            print(f"{po_path(notebook).relative_to(project.ROOT)}: "
-                  + ", ".join(f"{n} {k}" for k, n in counts.items()))  # fmt: skip
+            counts = ", ".join(f"{n} {k}" for k, n in update(notebook).items())
+            print(f"{po_path(notebook).relative_to(project.ROOT)}: {counts}")
         elif build(notebook):
             path = project.NOTEBOOKS_PT / notebook.name
             stale.append(str(path.relative_to(project.ROOT)))

@@ -76,5 +76,8 @@ def update(notebook):
 def translations(notebook):
     """Return {(msgctxt, msgid): msgstr} of the usable (not fuzzy) entries."""
     po = polib.pofile(str(po_path(notebook)))
-    return {(e.msgctxt, e.msgid): e.msgstr for e in po
-            if e.msgstr and not e.fuzzy and not e.obsolete}  # fmt: skip
+    return {
+        (e.msgctxt, e.msgid): e.msgstr
+        for e in po
+        if e.msgstr and not e.fuzzy and not e.obsolete
+    }

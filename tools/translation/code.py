@@ -10,17 +10,10 @@ from collections import namedtuple
 from .markdown import LETTERS, MATH, PLACEHOLDER, WIDTH
 
 # calls and keyword arguments whose strings are shown, and those never shown
-SHOWN = set(
-    "print title titles xlabel ylabel label set_title set_xlabel set_ylabel"
-    " suptitle legend text annotate bar barh set_xticks set_yticks value"
-    " set_xticklabels set_yticklabels description options placeholder"
-    " tooltip Label HTML Markdown AssertionError ValueError TypeError".split()
-)
+SHOWN = {"print", "title", "xlabel", "ylabel", "label", "text", "description"}
 HIDDEN = set(
-    "color cmap loc linestyle ls marker dtype device mode reduction ha va"
-    " fontsize width layout style norm interpolation aspect xscale yscale"
-    " continuous_update boxstyle indexing facecolor edgecolor fc ec action"
-    " nonlinearity arrowstyle fmt weight family".split()
+    "color cmap loc ha va fontsize style xscale yscale indexing reduction"
+    " edgecolor facecolor linestyle marker dtype device mode family".split()
 )
 # strings that name code rather than say something: identifiers,
 # attributes, calls, CSS sizes
@@ -69,7 +62,6 @@ def _name(parent, node):
 def _shown(node, parents, text):
     """Return whether a student may see a string node of text: any string
     with a word, but subscripts, styling arguments and names of code."""
-    bare = PLACEHOLDER.sub(" ", MATH.sub(" ", text)).replace("\\n", " ")
     name, call, starts = None, None, {(node.lineno, node.col_offset)}
     while (parent := parents.get(node)) is not None:
         if isinstance(parent, ast.Call) and node is not parent.func:
@@ -82,35 +74,16 @@ def _shown(node, parents, text):
             starts.add(at)  # a string starts, is the string's
         name = name or (_name(parent, node) if at in starts else None)
         node = parent
+    bare = PLACEHOLDER.sub(" ", MATH.sub(" ", text)).replace("\\n", " ")
     if not LETTERS.search(bare) or name in HIDDEN:
         return False
-    return name in SHOWN or call in SHOWN or not CODE_LIKE.search(bare.strip())
-
-
-def _join(literals, start, end):
-    """Return the CodeString of a string's literals."""
-    if len({"r" in literal["prefix"].lower() for literal in literals}) > 1:
-        raise ValueError(
-            f"line {start[0]}: a string joins raw and plain pieces; make them"
-            " all raw or all plain"
-        )
-    prefix = "r" * ("r" in literals[0]["prefix"].lower())
-    prefix += "f" * any("f" in lit["prefix"].lower() for lit in literals)
-    body = ""
-    for literal in literals:  # a plain piece's braces, in an f-string
-        text, plain = literal["body"], "f" not in literal["prefix"].lower()
-        body += text.translate(BRACES) if "f" in prefix and plain else text
-    quote = literals[0]["quote"]
-    return CodeString(start, end, body, prefix, quote, len(literals))
+    return SHOWN & {name, call} or not CODE_LIKE.search(bare.strip())
 
 
 def code_strings(source, every=False):
-    """Return the CodeStrings of a code cell that a student may see.
-
-    With every=True, all of its strings (but docstrings): a translated
-    string is replaced everywhere in a cell, so that a dictionary key or a
-    comparison keeps matching the label it names.
-    """
+    """Return the CodeStrings of a code cell that a student may see; with
+    every=True, all but docstrings (a translated string is replaced
+    everywhere, so that a key or a comparison keeps matching its label)."""
     if source.startswith("#@save") or source.lstrip().startswith("%"):
         return []
     tree, lines, skip, found = ast.parse(source), source.split("\n"), set(), []
@@ -124,43 +97,53 @@ def code_strings(source, every=False):
         text = isinstance(getattr(node, "value", None), str)  # not bytes
         if node in skip or not (text or isinstance(node, ast.JoinedStr)):
             continue
+        literals = _literals(ast.get_source_segment(source, node))
+        kinds = [literal["prefix"].lower() for literal in literals]
+        if len({"r" in kind for kind in kinds}) > 1:
+            raise ValueError(
+                f"line {node.lineno}: a string joins raw and "
+                "plain pieces; make them all raw or all plain"
+            )
+        prefix = "r" * ("r" in kinds[0]) + "f" * any("f" in k for k in kinds)
+        key = "".join(  # a plain piece's braces, in an f-string
+            lit["body"].translate(BRACES if "f" not in kind else {})
+            if "f" in prefix
+            else lit["body"]
+            for lit, kind in zip(literals, kinds)
+        )
         start, end = [  # characters, from ast's UTF-8 bytes
             (row, len(lines[row - 1].encode()[:col].decode()))
             for row, col in [(node.lineno, node.col_offset)]
             + [(node.end_lineno, node.end_col_offset)]
         ]
-        segment = ast.get_source_segment(source, node)
-        item = _join(_literals(segment), start, end)
-        if every or _shown(node, parents, item.key):
+        quote = literals[0]["quote"]
+        item = CodeString(start, end, key, prefix, quote, len(literals))
+        if every or _shown(node, parents, key):
             found.append(item)
     return sorted(found, key=lambda item: item.start)
 
 
 def translate_code(source, lookup):
-    """Return source with each visible string replaced by lookup(key)."""
+    """Return source with each visible string replaced by lookup(key); a
+    string of several pieces is cut again, a piece a line."""
     lines = source.split("\n")
     for item in reversed(code_strings(source, every=True)):
         text = lookup(item.key)
         if not text or text == item.key:
             continue
         (row, col), (end_row, end_col) = item.start, item.end
-        head, tail = lines[row - 1][:col], lines[end_row - 1][end_col:]
-        new = [_literal(item, text)]
-        if item.pieces > 1:  # rewrap the pieces, one per line
-            new = _pieces(item, text, col)
-        new[0] = head + new[0].lstrip()
-        new[-1] += tail
+        new = _pieces(item, text, col) if item.pieces > 1 else [text]
+        new = [f"{item.prefix}{item.quote}{n}{item.quote}" for n in new]
+        new = [lines[row - 1][:col] + new[0]] + [
+            " " * col + n for n in new[1:]
+        ]
+        new[-1] += lines[end_row - 1][end_col:]
         lines[row - 1 : end_row] = new
     return "\n".join(lines)
 
 
-def _literal(item, text):
-    """Return the literal of text, with item's prefix and quotes."""
-    return f"{item.prefix}{item.quote}{text}{item.quote}"
-
-
 def _pieces(item, text, col):
-    """Return text cut into literals of at most WIDTH columns, indented by
+    """Return text cut into pieces whose literals fit in WIDTH columns from
     col."""
     room = max(WIDTH - col - len(item.prefix) - 2, 20)
     # words, keeping a {placeholder} (one nested {} allowed, as in
@@ -173,4 +156,4 @@ def _pieces(item, text, col):
         if pieces[-1] and len(pieces[-1]) + len(word.rstrip()) > room:
             pieces.append("")
         pieces[-1] += word
-    return [" " * col + _literal(item, piece) for piece in pieces]
+    return pieces
