@@ -2,7 +2,7 @@
 the glossary kept, the generated notebooks up to date and run.
 
 No kernel: these read files only. The checks themselves live in
-tools/translate.py (a translator can run them too); below, each is also
+tools/translation/ (a translator can run them too); below, each is also
 shown to fail on a made-up entry.
 """
 
@@ -16,9 +16,10 @@ import nbformat
 import polib
 import pytest
 
-from tools import translate
+from tools import project
+from tools.translation import build, catalog, checks, code, markdown
 
-NOTEBOOKS = translate.translated_notebooks()
+NOTEBOOKS = build.translated_notebooks()
 NAMES = [path.stem for path in NOTEBOOKS]
 
 
@@ -30,17 +31,17 @@ def test_the_first_four_notebooks_are_translated():
 
 @pytest.mark.parametrize("notebook", NOTEBOOKS, ids=NAMES)
 def test_po_file_is_complete_and_true_to_the_english(notebook):
-    problems = translate.po_problems(notebook)
+    problems = checks.po_problems(notebook)
     assert not problems, "\n".join(problems)
 
 
 @pytest.mark.parametrize("notebook", NOTEBOOKS, ids=NAMES)
 def test_portuguese_notebook_is_what_the_generator_builds(notebook):
-    committed = nbformat.read(translate.OUT / notebook.name, as_version=4)
-    built = translate.translated(nbformat.read(notebook, as_version=4),
-                                 translate.translations(notebook),
+    committed = nbformat.read(project.NOTEBOOKS_PT / notebook.name, as_version=4)
+    built = build.translated(nbformat.read(notebook, as_version=4),
+                                 catalog.translations(notebook),
                                  notebook.name)
-    stale = translate.stale_cells(committed, built)
+    stale = build.stale_cells(committed, built)
     assert not stale, (f"notebooks/pt_BR/{notebook.name} is out of date "
                        f"(run make pt): cells {stale}")
 
@@ -48,7 +49,7 @@ def test_portuguese_notebook_is_what_the_generator_builds(notebook):
 @pytest.mark.parametrize("notebook", NOTEBOOKS, ids=NAMES)
 def test_portuguese_notebook_was_run(notebook):
     english = nbformat.read(notebook, as_version=4)
-    committed = nbformat.read(translate.OUT / notebook.name, as_version=4)
+    committed = nbformat.read(project.NOTEBOOKS_PT / notebook.name, as_version=4)
     ran = {c.id: c for c in committed.cells if c.cell_type == "code"}
     not_run = [c.id for c in english.cells
                if c.cell_type == "code" and c.outputs
@@ -61,13 +62,13 @@ def test_portuguese_notebook_was_run(notebook):
 
 
 def test_every_portuguese_notebook_has_its_english_and_po_file():
-    for path in translate.OUT.glob("*.ipynb"):
-        assert (translate.NOTEBOOKS / path.name).exists(), path
-        assert translate.po_path(path).exists(), path
+    for path in project.NOTEBOOKS_PT.glob("*.ipynb"):
+        assert (project.NOTEBOOKS / path.name).exists(), path
+        assert catalog.po_path(path).exists(), path
 
 
 def test_glossary_is_read():
-    rows = translate.read_glossary()
+    rows = checks.read_glossary()
     assert (["attention pooling"], ["pooling de atenção",
                                     "poolings de atenção"]) == rows[0][:2]
     # a row names an English term, and a translation, forms to refuse, or
@@ -83,7 +84,7 @@ def test_glossary_is_read():
 
 def entry(msgid, msgstr, code=False, **kw):
     return polib.POEntry(msgid=msgid, msgstr=msgstr,
-                         msgctxt=translate.CODE if code else None, **kw)
+                         msgctxt=catalog.CODE if code else None, **kw)
 
 
 @pytest.mark.parametrize("english, portuguese, problem", [
@@ -113,21 +114,21 @@ def entry(msgid, msgstr, code=False, **kw):
     ("Some text.", "Some text.", "left in English"),
 ])
 def test_a_bad_translation_is_named(english, portuguese, problem):
-    problems = translate.entry_problems(entry(english, portuguese))
+    problems = checks.entry_problems(entry(english, portuguese))
     assert any(problem in p for p in problems), problems
 
 
 def test_placeholders_of_a_string_must_match():
     bad = entry("valid length {len_0}", "comprimento válido {len_1}", True)
-    assert any("{placeholders}" in p for p in translate.entry_problems(bad))
+    assert any("{placeholders}" in p for p in checks.entry_problems(bad))
     good = entry("valid length {len_0}", "comprimento válido {len_0}", True)
-    assert translate.entry_problems(good) == []
+    assert checks.entry_problems(good) == []
 
 
 def test_a_string_may_stay_english_when_marked():
     kept = entry("ValueError:", "ValueError:", True,
-                 tcomment=f"{translate.KEEP}: the exception's name")
-    assert translate.entry_problems(kept) == []
+                 tcomment=f"{checks.KEEP}: the exception's name")
+    assert checks.entry_problems(kept) == []
 
 
 def test_a_good_translation_passes():
@@ -135,24 +136,25 @@ def test_a_good_translation_passes():
                  "gives one number per key (`X`);",
                  "1. uma *função de pontuação* $a(\\mathbf q, \\mathbf k_i)$ "
                  "dá um número por chave (`X`);")
-    assert translate.entry_problems(good) == []
+    assert checks.entry_problems(good) == []
 
 
 def test_numbers_are_grouped_each_language_its_way():
     good = entry("The first 5,000 of 76,037 pairs, 0.0190 and 1, 3.",
                  "Os 5.000 primeiros de 76.037 pares, 0,0190 e 1, 3.")
-    assert translate.entry_problems(good) == []
+    assert checks.entry_problems(good) == []
 
 
 # ---- the PO cycle on a made-up notebook -------------------------------
 
 
 @pytest.fixture
-def project(tmp_path, monkeypatch):
+def sandbox(tmp_path, monkeypatch):
     """A notebooks/ folder and a locale/pt_BR/ folder in tmp_path."""
-    for name, path in [("NOTEBOOKS", "notebooks"), ("OUT", "notebooks/pt_BR"),
+    for name, path in [("NOTEBOOKS", "notebooks"),
+                       ("NOTEBOOKS_PT", "notebooks/pt_BR"),
                        ("LOCALE", "locale/pt_BR")]:
-        monkeypatch.setattr(translate, name, tmp_path / path)
+        monkeypatch.setattr(project, name, tmp_path / path)
     (tmp_path / "notebooks").mkdir()
     return tmp_path
 
@@ -176,16 +178,16 @@ CODE = ('import matplotlib.pyplot as plt\n'
         'plt.title("Attention weights")\n')
 
 
-def test_a_changed_english_block_turns_fuzzy_with_the_old_english(project):
-    notebook = project / "notebooks" / "01_x.ipynb"
+def test_a_changed_english_block_turns_fuzzy_with_the_old_english(sandbox):
+    notebook = sandbox / "notebooks" / "01_x.ipynb"
     write_notebook(notebook, "## Masked softmax\n\nThe mask keeps the valid "
                    "keys.", CODE)
-    assert translate.update(notebook) == {"kept": 0, "fuzzy": 0, "new": 3}
-    po_file = translate.po_path(notebook)
+    assert catalog.update(notebook) == {"kept": 0, "fuzzy": 0, "new": 3}
+    po_file = catalog.po_path(notebook)
     assert [e.msgid for e in polib.pofile(str(po_file))] == [
         "## Masked softmax", "The mask keeps the valid keys.",
         "Attention weights"]
-    problems = translate.po_problems(notebook)
+    problems = checks.po_problems(notebook)
     assert len(problems) == 3 and all("no translation" in p
                                       for p in problems)
     assert "01_x.ipynb, cell plot: 'Attention weights...'" in problems[2]
@@ -193,45 +195,45 @@ def test_a_changed_english_block_turns_fuzzy_with_the_old_english(project):
                    "The mask keeps the valid keys.":
                    "A máscara mantém as chaves válidas.",
                    "Attention weights": "Pesos de atenção"})
-    assert translate.po_problems(notebook) == []
+    assert checks.po_problems(notebook) == []
 
     write_notebook(notebook, "## Masked softmax\n\nThe mask keeps only the "
                    "valid keys.", CODE)
-    assert translate.update(notebook) == {"kept": 2, "fuzzy": 1, "new": 0}
+    assert catalog.update(notebook) == {"kept": 2, "fuzzy": 1, "new": 0}
     stale = [e for e in polib.pofile(str(po_file)) if e.fuzzy]
     assert len(stale) == 1
     assert stale[0].previous_msgid == "The mask keeps the valid keys."
     assert stale[0].msgstr == "A máscara mantém as chaves válidas."
-    problems = translate.po_problems(notebook)
+    problems = checks.po_problems(notebook)
     assert len(problems) == 1 and "fuzzy" in problems[0]
     assert "cell intro: 'The mask keeps only the valid" in problems[0]
 
 
-def translated_notebook(project):
+def translated_notebook(sandbox):
     """A made-up notebook, its PO file filled."""
-    notebook = project / "notebooks" / "01_x.ipynb"
+    notebook = sandbox / "notebooks" / "01_x.ipynb"
     write_notebook(notebook, "## Masked softmax", CODE)
-    translate.update(notebook)
-    fill(translate.po_path(notebook), {
+    catalog.update(notebook)
+    fill(catalog.po_path(notebook), {
         "## Masked softmax": "## Softmax mascarada",
         "Attention weights": "Pesos de atenção"})
     return notebook
 
 
-def test_a_new_visible_string_needs_a_translation(project):
-    notebook = translated_notebook(project)
+def test_a_new_visible_string_needs_a_translation(sandbox):
+    notebook = translated_notebook(sandbox)
     write_notebook(notebook, "## Masked softmax",
                    CODE + 'plt.xlabel("Keys")\n')
-    problems = translate.po_problems(notebook)
+    problems = checks.po_problems(notebook)
     assert problems == ["01_x.ipynb, cell plot: 'Keys...': not in the PO "
                         "file (run make po)"]
 
 
-def test_the_built_notebook_and_a_stale_one(project):
-    notebook = translated_notebook(project)
-    assert translate.build(notebook)  # new: must be run
-    built = nbformat.read(translate.OUT / "01_x.ipynb", as_version=4)
-    assert [c.id for c in built.cells] == [translate.FIRST_CELL_ID,
+def test_the_built_notebook_and_a_stale_one(sandbox):
+    notebook = translated_notebook(sandbox)
+    assert build.build(notebook)  # new: must be run
+    built = nbformat.read(project.NOTEBOOKS_PT / "01_x.ipynb", as_version=4)
+    assert [c.id for c in built.cells] == [project.FIRST_CELL_ID,
                                            "intro", "plot"]
     assert "notebooks/01_x.ipynb" in built.cells[0].source
     assert built.cells[1].source == "## Softmax mascarada"
@@ -239,24 +241,24 @@ def test_the_built_notebook_and_a_stale_one(project):
     assert 'color="tab:red"' in built.cells[2].source
     built.cells[2].outputs = [nbformat.v4.new_output(
         "stream", name="stdout", text="ran")]
-    nbformat.write(built, translate.OUT / "01_x.ipynb")
-    assert not translate.build(notebook)  # same code: outputs kept
-    again = nbformat.read(translate.OUT / "01_x.ipynb", as_version=4)
+    nbformat.write(built, project.NOTEBOOKS_PT / "01_x.ipynb")
+    assert not build.build(notebook)  # same code: outputs kept
+    again = nbformat.read(project.NOTEBOOKS_PT / "01_x.ipynb", as_version=4)
     assert again.cells[2].outputs[0].text == "ran"
 
     english = nbformat.read(notebook, as_version=4)  # a tag, same code
     english.cells[1].metadata["tags"] = ["solution"]
     nbformat.write(english, notebook)
-    assert not translate.build(notebook)
-    again = nbformat.read(translate.OUT / "01_x.ipynb", as_version=4)
+    assert not build.build(notebook)
+    again = nbformat.read(project.NOTEBOOKS_PT / "01_x.ipynb", as_version=4)
     assert again.cells[2].metadata["tags"] == ["solution"]
     assert again.cells[2].outputs[0].text == "ran"
 
-    fill(translate.po_path(notebook), {"Attention weights": "Pesos"})
-    now = translate.translated(nbformat.read(notebook, as_version=4),
-                               translate.translations(notebook),
+    fill(catalog.po_path(notebook), {"Attention weights": "Pesos"})
+    now = build.translated(nbformat.read(notebook, as_version=4),
+                               catalog.translations(notebook),
                                "01_x.ipynb")
-    assert translate.stale_cells(again, now) == ["plot"]
+    assert build.stale_cells(again, now) == ["plot"]
 
 
 # ---- what counts as a block and as a visible string --------------------
@@ -267,7 +269,7 @@ def test_blocks_of_markdown():
               "$x\n- y$ math.\n\n1. first\n   item\n2. second\n\n"
               "$$y = x$$\n\n```python\nx = 1\n```\n\n"
               "| mask | keeps |\n|---|---|")
-    blocks = translate.markdown_blocks(source)
+    blocks = markdown.markdown_blocks(source)
     assert [(b.kind, b.key) for b in blocks] == [
         ("heading", "## Title"),
         ("para", "A paragraph that wraps, with $a - b$ and $x - y$ math."),
@@ -277,24 +279,24 @@ def test_blocks_of_markdown():
 
 
 def test_every_english_block_survives_a_round_trip():
-    for notebook in sorted(translate.NOTEBOOKS.glob("*.ipynb")):
+    for notebook in sorted(project.NOTEBOOKS.glob("*.ipynb")):
         for cell in nbformat.read(notebook, as_version=4).cells:
             if cell.cell_type != "markdown":
                 continue
-            out = translate.translate_markdown(cell.source, lambda k: k)
-            keys = [b.key for b in translate.markdown_blocks(cell.source)]
-            assert [b.key for b in translate.markdown_blocks(out)] == keys
+            out = markdown.translate_markdown(cell.source, lambda k: k)
+            keys = [b.key for b in markdown.markdown_blocks(cell.source)]
+            assert [b.key for b in markdown.markdown_blocks(out)] == keys
 
 
 def test_wrapped_translation_never_starts_a_line_with_structure():
     text = "para " * 14 + "- k e + 1 e 2. fim " * 6
-    lines = translate.render_block(translate.Block(0, 1, "para", ""), text)
+    lines = markdown.render_block(markdown.Block(0, 1, "para", ""), text)
     assert len(lines) > 1
     assert not any(line.lstrip()[:2] in ("- ", "+ ") or
                    line.lstrip().startswith("2. ") for line in lines)
 
 
-@pytest.mark.parametrize("code, shown", [
+@pytest.mark.parametrize("source, shown", [
     ('print("weight on the pads")', ["weight on the pads"]),
     ('ax.set_title("Keys")', ["Keys"]),
     ('plt.plot(x, color="tab:red", loc="upper left")', []),
@@ -305,13 +307,13 @@ def test_wrapped_translation_never_starts_a_line_with_structure():
     ('print(f"weight {w:.2f}, "\n      "output {x}")',
      ["weight {w:.2f}, output {{x}}"]),
 ])
-def test_visible_strings_of_code(code, shown):
-    assert [s.key for s in translate.code_strings(code)] == shown
+def test_visible_strings_of_code(source, shown):
+    assert [s.key for s in code.code_strings(source)] == shown
 
 
 def test_a_nested_placeholder_survives_rewrapping():
-    code = 'print(f"{name:>{width}}: {x} "\n      f"and more words")'
-    longer = translate.translate_code(code, lambda key: key.replace(
+    source = 'print(f"{name:>{width}}: {x} "\n      f"and more words")'
+    longer = code.translate_code(source, lambda key: key.replace(
         "and more words", "e mais palavras " * 6))
     compiled = compile(longer, "cell", "exec")  # valid f-strings
     assert compiled and "{name:>{width}}" in longer
@@ -319,10 +321,10 @@ def test_a_nested_placeholder_survives_rewrapping():
 
 def test_translated_code_of_every_notebook_parses():
     long = " e um texto bem mais longo que quebra as linhas"
-    for notebook in sorted(translate.NOTEBOOKS.glob("*.ipynb")):
+    for notebook in sorted(project.NOTEBOOKS.glob("*.ipynb")):
         for cell in nbformat.read(notebook, as_version=4).cells:
             if cell.cell_type == "code":
-                ast.parse(translate.translate_code(
+                ast.parse(code.translate_code(
                     cell.source, lambda key: "Ação: " + key + long))
 
 
@@ -331,7 +333,7 @@ def test_translated_code_of_every_notebook_parses():
 
 
 def test_lab_pt_sets_portuguese_for_itself_only():
-    settings = (translate.LOCALE / "jupyterlab-settings" / "@jupyterlab"
+    settings = (project.LOCALE / "jupyterlab-settings" / "@jupyterlab"
                 / "translation-extension" / "plugin.jupyterlab-settings")
     text = "\n".join(line for line in settings.read_text().split("\n")
                      if not line.strip().startswith("//"))
@@ -343,7 +345,7 @@ def test_lab_pt_sets_portuguese_for_itself_only():
         pytest.skip("needs make")
 
     def dry_run(target):
-        return subprocess.run([make, "-n", target], cwd=translate.ROOT,
+        return subprocess.run([make, "-n", target], cwd=project.ROOT,
                               capture_output=True, text=True).stdout
 
     lab_pt, lab = dry_run("lab-pt"), dry_run("lab")

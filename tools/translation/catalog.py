@@ -1,5 +1,5 @@
-"""PO files: the English of a notebook merged into its PO file the way
-msgmerge does (translate-toolkit's pot2po), and the translations read."""
+"""PO files: a notebook's English merged into its PO file the way msgmerge
+does (translate-toolkit's pot2po), written with polib's layout; and read."""
 
 from pathlib import Path
 
@@ -13,8 +13,7 @@ from .code import code_strings
 from .markdown import WIDTH, markdown_blocks
 
 CODE = "code"  # msgctxt of the strings of code cells
-SIMILARITY = 60  # percent: a close old English gives its translation
-METADATA = {
+METADATA = {  # of a new PO file
     "Project-Id-Version": "d2l-attention-notebooks",
     "Language": "pt_BR",
     "MIME-Version": "1.0",
@@ -25,7 +24,7 @@ METADATA = {
 
 
 def po_path(notebook):
-    """Return the PO file of a notebook."""
+    """Return the path of a notebook's PO file."""
     return project.LOCALE / (Path(notebook).stem + ".po")
 
 
@@ -46,38 +45,33 @@ def extract(notebook):
 
 
 def update(notebook):
-    """Merge the English of notebook into its PO file; return counts."""
-    path, name = po_path(notebook), Path(notebook).name
+    """Merge the English of notebook into its PO file; return the counts of
+    entries kept, fuzzy (the English changed: its old translation, and the
+    old English as `#| msgid`) and new. Translations of English that went
+    away stay at the end, obsolete (`#~`)."""
+    path, pot = po_path(notebook), ttk_po.pofile()
     old = polib.pofile(str(path)) if path.exists() else None
-    template = ttk_po.pofile.parsefile(str(path)) if old else None
-    known = {(e.msgctxt, e.msgid) for e in old or []}
-    pot = ttk_po.pofile()
     for (context, msgid), cells in extract(notebook).items():
         unit = pot.addsourceunit(msgid)
         unit.setcontext(context or "")
         for cell in cells:
-            unit.addlocation(f"{name}:{cell}")
-    merged = pot2po.convert_stores(pot, template, min_similarity=SIMILARITY)
+            unit.addlocation(f"{Path(notebook).name}:{cell}")
+    template = ttk_po.pofile.parsefile(str(path)) if old else None
+    merged = pot2po.convert_stores(pot, template, min_similarity=60)
     po = polib.POFile(wrapwidth=WIDTH)
     po.metadata = old.metadata if old else dict(METADATA)
     po.extend(polib.pofile(bytes(merged).decode("utf-8")))
+    known = {(e.msgctxt, e.msgid) for e in old or []}
     counts = {"kept": 0, "fuzzy": 0, "new": 0}
-    for entry in po:
-        if not entry.obsolete:
-            kept = (entry.msgctxt, entry.msgid) in known
-            counts["fuzzy" if entry.fuzzy else "kept" if kept else "new"] += 1
-    text = str(po)
-    project.write_atomically(
-        path, text if text.endswith("\n") else text + "\n"
-    )
+    for e in (e for e in po if not e.obsolete):
+        kept = (e.msgctxt, e.msgid) in known
+        counts["fuzzy" if e.fuzzy else "kept" if kept else "new"] += 1
+    project.write_atomically(path, str(po).rstrip("\n") + "\n")
     return counts
 
 
 def translations(notebook):
     """Return {(msgctxt, msgid): msgstr} of the usable (not fuzzy) entries."""
     po = polib.pofile(str(po_path(notebook)))
-    return {
-        (e.msgctxt, e.msgid): e.msgstr
-        for e in po
-        if e.msgstr and not e.fuzzy and not e.obsolete
-    }
+    usable = (e for e in po if e.msgstr and not e.fuzzy and not e.obsolete)
+    return {(e.msgctxt, e.msgid): e.msgstr for e in usable}

@@ -1,6 +1,6 @@
 """Checks of the translations: translate-toolkit's for links and
-{placeholders}; the project's for math, code spans, numbers, structure,
-the glossary."""
+{placeholders}; the project's for math, code spans, numbers, a block's
+structure and the glossary."""
 
 import re
 from pathlib import Path
@@ -15,52 +15,34 @@ from .markdown import CODE_SPAN, HEADING, ITEM, MATH, PLACEHOLDER, bare
 KEEP = "stays English"  # translator comment of a string kept as it is
 GLOSSARY = project.LOCALE / "glossary.tsv"
 CHECKER = checks.StandardChecker()
-TESTS = {"links": "urls", "{placeholders}": "pythonbraceformat"}
 NUMBER = re.compile(r"(?<![\w.,])\d+(?:[.,]\d+)*")
 QUOTED = re.compile(r"'[^']*'|\"[^\"]*\"")
-
-
-def _numbers(text):
-    """Return the numbers of text as digits, sorted: 5,000 reads as 5.000
-    and 0.5 as 0,5 (translate-toolkit's check tells them apart)."""
-    return sorted(re.sub(r"[.,]", "", n) for n in NUMBER.findall(bare(text)))
-
-
-def _spans(text):
-    """Return the math and code spans of text, the heading level, list
-    marker and table shape of a block."""
-    heading, item = HEADING.match(text), ITEM.match(text)
-    return {
-        "math": sorted(re.sub(r"\s+", " ", m) for m in MATH.findall(text)),
-        "code spans": sorted(CODE_SPAN.findall(text)),
-        "heading level": heading and heading.group(1),
-        "list marker": item and item.group(1).strip(),
-        "table": [
-            line.count("|") for line in text.split("\n") if line[:1] == "|"
-        ],
-    }
-
-
-def _failure(test, english, portuguese):
-    """Return what translate-toolkit's test finds, or None. In a
-    {placeholder}, a string's words are the translator's."""
-    texts = (
-        PLACEHOLDER.sub(lambda m: QUOTED.sub("''", m[0]), text)
-        for text in (english, portuguese)
-    )
-    try:
-        return getattr(CHECKER, test)(*texts) and None
-    except checks.FilterFailure as failure:
-        return str(failure)
+# what must be the same in both languages: numbers as digits, as 5,000 is
+# 5.000 and 0.5 is 0,5 (translate-toolkit's numbers check tells them apart)
+SAME = {
+    "math differ": lambda text: sorted(
+        " ".join(m.split()) for m in MATH.findall(text)
+    ),
+    "code spans differ": lambda text: sorted(CODE_SPAN.findall(text)),
+    "numbers differ": lambda text: sorted(
+        re.sub("[.,]", "", n) for n in NUMBER.findall(bare(text))
+    ),
+}
+STRUCTURE = {  # of a markdown block
+    "heading level differs": lambda text: (HEADING.findall(text) or [None])[0],
+    "list marker differs": lambda text: (
+        (ITEM.findall(text) or [" "])[0].strip() or None
+    ),
+    "table differs": lambda text: [
+        line.count("|") for line in text.split("\n") if line[:1] == "|"
+    ],
+}
+TESTS = {"links differ": "urls", "{placeholders} differ": "pythonbraceformat"}
 
 
 def entry_problems(entry, glossary=None):
     """Return what is wrong with one PO entry (an empty list if nothing)."""
-    english, portuguese, code = (
-        entry.msgid,
-        entry.msgstr,
-        entry.msgctxt == CODE,
-    )
+    english, portuguese = entry.msgid, entry.msgstr
     if not portuguese:
         return ["no translation"]
     if entry.fuzzy:
@@ -69,25 +51,27 @@ def entry_problems(entry, glossary=None):
             f"fuzzy: the English changed (it was: '{old}...'); "
             "translate it again and remove the fuzzy flag"
         ]
-    if portuguese == english:
-        if KEEP in (entry.tcomment or ""):
-            return []
+    if portuguese == english and KEEP not in (entry.tcomment or ""):
         return [f"left in English with no '{KEEP}' comment"]
-    found, spans = (
-        [],
-        zip(_spans(english).items(), _spans(portuguese).values()),
-    )
-    for (what, a), b in spans:
-        spans = what in ("math", "code spans")  # else the block's structure
-        if a != b and (spans or not code):
-            found.append(
-                f"{what} differ{'' if spans else 's'}: {a!r} in English, {b!r}"
-            )
+    if portuguese == english:
+        return []
+    code = entry.msgctxt == CODE
+    found = [
+        f"{what}: {a!r} in English, {b!r}"
+        for what, same in ({**SAME} if code else {**STRUCTURE, **SAME}).items()
+        if (a := same(english)) != (b := same(portuguese))
+    ]
+    # translate-toolkit's; in a {placeholder}, a string's words are the
+    # translator's ({'on' if x else 'off'})
+    texts = [
+        PLACEHOLDER.sub(lambda m: QUOTED.sub("''", m[0]), text)
+        for text in (english, portuguese)
+    ]
     for what, test in list(TESTS.items())[: 1 + code]:
-        if failure := _failure(test, english, portuguese):
-            found.append(f"{what} differ: {failure}")
-    if (a := _numbers(english)) != (b := _numbers(portuguese)):
-        found.append(f"numbers differ: {a} in English, {b}")
+        try:
+            getattr(CHECKER, test)(*texts)
+        except checks.FilterFailure as failure:
+            found.append(f"{what}: {failure}")
     return found + glossary_problems(entry, glossary)
 
 
@@ -121,9 +105,9 @@ def glossary_problems(entry, glossary=None):
     found = []
     for terms, wanted, avoid, instead in glossary or read_glossary():
         if wanted and _has(terms, english) and not _has(wanted, portuguese):
+            wanted = " | ".join(wanted)
             found.append(
-                f"glossary: '{terms[0]}' must be translated "
-                f"'{' | '.join(wanted)}'"
+                f"glossary: '{terms[0]}' must be translated '{wanted}'"
             )
         if refused := [form for form in avoid if _has([form], portuguese)]:
             better = f" (write: {' | '.join(instead)})" if instead else ""
@@ -144,8 +128,6 @@ def po_problems(notebook):
             else entry_problems(entry, glossary)
         )
         first = " ".join(key[1].split()[:6])
-        found += [
-            f"{Path(notebook).name}, cell {cells[0]}: '{first}...': {problem}"
-            for problem in problems
-        ]
+        where = f"{Path(notebook).name}, cell {cells[0]}: '{first}...'"
+        found += [f"{where}: {problem}" for problem in problems]
     return found
