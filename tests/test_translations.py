@@ -37,10 +37,10 @@ def test_po_file_is_complete_and_true_to_the_english(notebook):
 
 @pytest.mark.parametrize("notebook", NOTEBOOKS, ids=NAMES)
 def test_portuguese_notebook_is_what_the_generator_builds(notebook):
-    committed = nbformat.read(project.NOTEBOOKS_PT / notebook.name, as_version=4)
+    committed = nbformat.read(project.NOTEBOOKS_PT / notebook.name,
+                              as_version=4)
     built = build.translated(nbformat.read(notebook, as_version=4),
-                                 catalog.translations(notebook),
-                                 notebook.name)
+                             catalog.translations(notebook), notebook.name)
     stale = build.stale_cells(committed, built)
     assert not stale, (f"notebooks/pt_BR/{notebook.name} is out of date "
                        f"(run make pt): cells {stale}")
@@ -49,7 +49,8 @@ def test_portuguese_notebook_is_what_the_generator_builds(notebook):
 @pytest.mark.parametrize("notebook", NOTEBOOKS, ids=NAMES)
 def test_portuguese_notebook_was_run(notebook):
     english = nbformat.read(notebook, as_version=4)
-    committed = nbformat.read(project.NOTEBOOKS_PT / notebook.name, as_version=4)
+    committed = nbformat.read(project.NOTEBOOKS_PT / notebook.name,
+                              as_version=4)
     ran = {c.id: c for c in committed.cells if c.cell_type == "code"}
     not_run = [c.id for c in english.cells
                if c.cell_type == "code" and c.outputs

@@ -10,7 +10,7 @@ an import of the checks from d2l_attention.exercises, and the check cells
 (tagged `check`) lose the verdicts they printed on the worked solutions. The
 questions and every other cell stay, with their outputs. A notebook of
 notebooks/pt_BR/ (its first cell is the "generated" note of
-tools/translate.py) gets the line in Portuguese and goes to OUT_DIR/pt_BR/.
+tools/translation/) gets the line in Portuguese and goes to OUT_DIR/pt_BR/.
 Each file is written to a temporary name first, so an interrupted build
 leaves no half-written notebook.
 """
@@ -31,7 +31,7 @@ SOLUTION = "solution"
 CHECKS = "exercise-checks"
 CHECK = "check"  # a cell that runs an exercise's check on the answer
 PLACEHOLDER = "solution-placeholder"  # the tag of the line left in its place
-PORTUGUESE_FIRST_CELL = "pt-br-generated"  # tools/translate.py's first cell
+PORTUGUESE_FIRST_CELL = "pt-br-generated"  # tools/translation/'s first cell
 LINES = {
     "en": ("*The worked solution is left out of this student edition: it is "
            "in the full notebook, `notebooks/{name}`.*"),
