@@ -1,7 +1,6 @@
-"""The Brazilian Portuguese edition: PO files from the English notebooks,
-notebooks from the PO files (python -m tools.translation update|build)."""
+"""The Brazilian Portuguese edition (python -m tools.translation)."""
 
 import logging
 
-# translate-toolkit's fuzzy matcher runs without RapidFuzz, only slower
+# translate-toolkit's fuzzy matcher: without RapidFuzz, slower, no warning
 logging.getLogger("translate.search.lshtein").setLevel(logging.ERROR)

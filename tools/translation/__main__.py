@@ -1,5 +1,3 @@
-import sys
-
 from .build import main
 
-sys.exit(main())
+raise SystemExit(main())

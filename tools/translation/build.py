@@ -1,5 +1,5 @@
-"""The Portuguese notebooks, built from the English and the PO files, and
-the command line: python -m tools.translation update|build [NOTEBOOK ...]."""
+"""python -m tools.translation update|build [NOTEBOOK ...]: the PO files of
+locale/pt_BR/ from the English notebooks, or notebooks/pt_BR/ from them."""
 
 import argparse
 import copy
@@ -23,26 +23,23 @@ ponto (0.5)."""
 
 
 def build(notebook):
-    """Write the Portuguese notebook; return True if it must be run again.
-    A code cell whose source did not change keeps its committed outputs."""
+    """Write the Portuguese notebook; return True if it must be run again
+    (a code cell whose source is unchanged keeps its committed outputs)."""
     notebook, stale = Path(notebook), False
     target = project.NOTEBOOKS_PT / notebook.name
     old = nbformat.read(target, as_version=4) if target.exists() else None
     english = nbformat.read(notebook, as_version=4)
     nb = translated(english, translations(notebook), notebook.name)
+    was = {c.id: c for c in old.cells} if old else {}
     for cell in (c for c in nb.cells if c.cell_type == "code"):
-        was = (
-            next((c for c in old.cells if c.id == cell.id), None)
-            if old
-            else None
-        )
-        if was is None or was.source != cell.source:
+        last = was.get(cell.id)
+        if last is None or last.source != cell.source:
             stale = True
             continue
-        cell.outputs, cell.execution_count = was.outputs, was.execution_count
-        if "execution" in was.metadata:  # the timings of that run
-            cell.metadata["execution"] = was.metadata["execution"]
-    if old is not None and "widgets" in old.metadata:  # the kept outputs'
+        cell.outputs, cell.execution_count = last.outputs, last.execution_count
+        if "execution" in last.metadata:  # the timings of that run
+            cell.metadata["execution"] = last.metadata["execution"]
+    if "widgets" in (old.metadata if old else {}):  # the kept outputs'
         nb.metadata["widgets"] = old.metadata["widgets"]
     project.write_atomically(target, nbformat.writes(nb) + "\n")
     return stale
@@ -52,9 +49,7 @@ def translated(english, table, name):
     """Return the Portuguese notebook (outputs empty) of an English one."""
     nb = nbformat.v4.new_notebook(metadata=dict(english.metadata))
     nb.nbformat, nb.nbformat_minor = english.nbformat, english.nbformat_minor
-    nb.cells.append(
-        nbformat.v4.new_markdown_cell(FIRST_CELL.format(name=name))
-    )
+    nb.cells = [nbformat.v4.new_markdown_cell(FIRST_CELL.format(name=name))]
     nb.cells[0].id = project.FIRST_CELL_ID
     for cell in map(copy.deepcopy, english.cells):
         cell.metadata = _metadata(cell)
@@ -92,9 +87,8 @@ def translated_notebooks():
 
 
 def main(argv=None):
-    """Refresh the PO files (update) or write the notebooks (build) of the
-    notebooks named, or of all; print each PO file's counts, or the
-    notebooks that must be run again."""
+    """Run the command on the notebooks named (or all); print each PO
+    file's counts, or the notebooks that must be run again."""
     parser = argparse.ArgumentParser(prog="python -m tools.translation")
     parser.add_argument("command", choices=["update", "build"])
     parser.add_argument("notebooks", nargs="*", type=Path)
