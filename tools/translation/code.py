@@ -46,17 +46,15 @@ def _literals(segment):
 def _name(parent, node):
     """Return the name parent gives node: a keyword argument's, a
     parameter's (node its default), an assignment's last target's."""
-    if isinstance(parent, ast.keyword):
-        return parent.arg
-    if isinstance(parent, ast.Assign) and node is parent.value:
-        target = parent.targets[-1]
-        return getattr(target, "id", getattr(target, "attr", None))
     if isinstance(parent, ast.arguments):
         names = parent.posonlyargs + parent.args
         names = names[len(names) - len(parent.defaults) :] + parent.kwonlyargs
         values = parent.defaults + parent.kw_defaults
         return next((n.arg for n, v in zip(names, values) if v is node), None)
-    return None
+    if isinstance(parent, ast.Assign) and node is parent.value:
+        target = parent.targets[-1]
+        return getattr(target, "id", getattr(target, "attr", None))
+    return parent.arg if isinstance(parent, ast.keyword) else None
 
 
 def _shown(node, parents, text):
@@ -124,16 +122,16 @@ def code_strings(source, every=False):
 
 
 def translate_code(source, lookup):
-    """Return source with each visible string replaced by lookup(key); a
-    string of several pieces is cut again, a piece a line."""
+    """Return source with each visible string replaced by lookup(key)."""
     lines = source.split("\n")
     for item in reversed(code_strings(source, every=True)):
         text = lookup(item.key)
         if not text or text == item.key:
             continue
         (row, col), (end_row, end_col) = item.start, item.end
-        new = _pieces(item, text, col) if item.pieces > 1 else [text]
-        new = [f"{item.prefix}{item.quote}{n}{item.quote}" for n in new]
+        room = max(WIDTH - col - len(item.prefix) - 2, 20)
+        pieces = _pieces(text, room) if item.pieces > 1 else [text]
+        new = [f"{item.prefix}{item.quote}{p}{item.quote}" for p in pieces]
         new = [lines[row - 1][:col] + new[0]] + [
             " " * col + n for n in new[1:]
         ]
@@ -142,10 +140,8 @@ def translate_code(source, lookup):
     return "\n".join(lines)
 
 
-def _pieces(item, text, col):
-    """Return text cut into pieces whose literals fit in WIDTH columns from
-    col."""
-    room = max(WIDTH - col - len(item.prefix) - 2, 20)
+def _pieces(text, room):
+    """Return text cut into pieces of at most room characters, but words."""
     # words, keeping a {placeholder} (one nested {} allowed, as in
     # {name:>{width}}) and the space after each word whole
     words = re.findall(r"(?:\{(?:[^{}]|\{[^{}]*\})*\}|[^\s{])+\s*|\s+", text)
