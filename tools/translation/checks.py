@@ -17,27 +17,26 @@ GLOSSARY = project.LOCALE / "glossary.tsv"
 CHECKER = checks.StandardChecker()
 NUMBER = re.compile(r"(?<![\w.,])\d+(?:[.,]\d+)*")
 QUOTED = re.compile(r"'[^']*'|\"[^\"]*\"")
-# what must be the same in both languages: numbers as digits, as 5,000 is
-# 5.000 and 0.5 is 0,5 (translate-toolkit's numbers check tells them apart)
-SAME = {
-    "math differ": lambda text: sorted(
-        " ".join(m.split()) for m in MATH.findall(text)
-    ),
-    "code spans differ": lambda text: sorted(CODE_SPAN.findall(text)),
-    "numbers differ": lambda text: sorted(
-        re.sub("[.,]", "", n) for n in NUMBER.findall(bare(text))
-    ),
-}
-STRUCTURE = {  # of a markdown block
-    "heading level differs": lambda text: (HEADING.findall(text) or [None])[0],
-    "list marker differs": lambda text: (
-        (ITEM.findall(text) or [" "])[0].strip() or None
-    ),
-    "table differs": lambda text: [
-        line.count("|") for line in text.split("\n") if line[:1] == "|"
-    ],
-}
 TESTS = {"links differ": "urls", "{placeholders} differ": "pythonbraceformat"}
+
+
+def _kept(text, code):
+    """Return, by message, what a translation of text keeps: its math, code
+    spans and numbers (as digits: 5,000 is 5.000 and 0.5 is 0,5, which
+    translate-toolkit's numbers check tells apart); a block's structure."""
+    numbers = NUMBER.findall(bare(text))
+    kept = {
+        "math differ": sorted(" ".join(m.split()) for m in MATH.findall(text)),
+        "code spans differ": sorted(CODE_SPAN.findall(text)),
+        "numbers differ": sorted(re.sub("[.,]", "", n) for n in numbers),
+    }
+    if not code:  # a markdown block: its heading level, list marker, table
+        heading, item = HEADING.match(text), ITEM.match(text)
+        kept["heading level differs"] = heading and heading.group(1)
+        kept["list marker differs"] = item and item.group(1).strip()
+        table = [line for line in text.split("\n") if line[:1] == "|"]
+        kept["table differs"] = [line.count("|") for line in table]
+    return kept
 
 
 def entry_problems(entry, glossary=None):
@@ -51,18 +50,18 @@ def entry_problems(entry, glossary=None):
             f"fuzzy: the English changed (it was: '{old}...'); "
             "translate it again and remove the fuzzy flag"
         ]
-    if portuguese == english and KEEP not in (entry.tcomment or ""):
-        return [f"left in English with no '{KEEP}' comment"]
     if portuguese == english:
-        return []
+        kept = KEEP in (entry.tcomment or "")
+        return [] if kept else [f"left in English with no '{KEEP}' comment"]
     code = entry.msgctxt == CODE
-    found = [
-        f"{what}: {a!r} in English, {b!r}"
-        for what, same in ({**SAME} if code else {**STRUCTURE, **SAME}).items()
-        if (a := same(english)) != (b := same(portuguese))
-    ]
-    # translate-toolkit's; in a {placeholder}, a string's words are the
-    # translator's ({'on' if x else 'off'})
+    english_kept, found = _kept(english, code), []
+    for what, kept in _kept(portuguese, code).items():
+        if kept != english_kept[what]:
+            found.append(
+                f"{what}: {english_kept[what]!r} in English, {kept!r}"
+            )
+    # translate-toolkit's tests; in a {placeholder}, a string's words are
+    # the translator's ({'on' if x else 'off'})
     texts = [
         PLACEHOLDER.sub(lambda m: QUOTED.sub("''", m[0]), text)
         for text in (english, portuguese)

@@ -36,12 +36,13 @@ def bare(text):
 
 def _parsed(lines):
     """Return the text the parser reads: a line inside inline math opened
-    on a line before goes on with the paragraph."""
-    out, open_math = [], False
+    on a line before goes on with the paragraph (a fence's $ open none)."""
+    out, open_math, fenced = [], False, False
     for line in lines:
+        fenced ^= line.lstrip().startswith("```")
         out.append("x" + line if open_math and line.strip() else line)
         odd = re.sub(r"\\\$|\$\$", "", line).count("$") % 2 == 1
-        open_math = bool(line.strip()) and open_math != odd
+        open_math = bool(line.strip()) and not fenced and open_math != odd
     return "\n".join(out)
 
 
