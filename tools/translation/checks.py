@@ -102,7 +102,8 @@ def glossary_problems(entry, glossary=None):
         bare(text.replace("\\n", " ")) for text in (entry.msgid, entry.msgstr)
     )
     found = []
-    for terms, wanted, avoid, instead in glossary or read_glossary():
+    glossary = read_glossary() if glossary is None else glossary
+    for terms, wanted, avoid, instead in glossary:
         if wanted and _has(terms, english) and not _has(wanted, portuguese):
             wanted = " | ".join(wanted)
             found.append(

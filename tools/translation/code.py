@@ -103,17 +103,19 @@ def code_strings(source, every=False):
                 "plain pieces; make them all raw or all plain"
             )
         prefix = "r" * ("r" in kinds[0]) + "f" * any("f" in k for k in kinds)
-        key = "".join(  # a plain piece's braces, in an f-string
+        key = "".join(  # in an f-string, a plain piece's braces doubled
             lit["body"].translate(BRACES if "f" not in kind else {})
             if "f" in prefix
             else lit["body"]
             for lit, kind in zip(literals, kinds)
         )
-        start, end = [  # characters, from ast's UTF-8 bytes
+        start, end = (  # in characters: ast counts UTF-8 bytes
             (row, len(lines[row - 1].encode()[:col].decode()))
-            for row, col in [(node.lineno, node.col_offset)]
-            + [(node.end_lineno, node.end_col_offset)]
-        ]
+            for row, col in (
+                (node.lineno, node.col_offset),
+                (node.end_lineno, node.end_col_offset),
+            )
+        )
         quote = literals[0]["quote"]
         item = CodeString(start, end, key, prefix, quote, len(literals))
         if every or _shown(node, parents, key):
@@ -132,9 +134,8 @@ def translate_code(source, lookup):
         room = max(WIDTH - col - len(item.prefix) - 2, 20)
         pieces = _pieces(text, room) if item.pieces > 1 else [text]
         new = [f"{item.prefix}{item.quote}{p}{item.quote}" for p in pieces]
-        new = [lines[row - 1][:col] + new[0]] + [
-            " " * col + n for n in new[1:]
-        ]
+        new[0] = lines[row - 1][:col] + new[0]
+        new[1:] = [" " * col + piece for piece in new[1:]]  # a piece a line
         new[-1] += lines[end_row - 1][end_col:]
         lines[row - 1 : end_row] = new
     return "\n".join(lines)
