@@ -57,7 +57,8 @@ def update(notebook):
         for cell in cells:
             unit.addlocation(f"{Path(notebook).name}:{cell}")
     template = ttk_po.pofile.parsefile(str(path)) if old else None
-    merged = pot2po.convert_stores(pot, template, min_similarity=60)
+    merged = pot2po.convert_stores(pot, template, min_similarity=60)  # %
+    # written by polib: translate-toolkit wraps long lines another way
     po = polib.POFile(wrapwidth=WIDTH)
     po.metadata = old.metadata if old else dict(METADATA)
     po.extend(polib.pofile(bytes(merged).decode("utf-8")))
