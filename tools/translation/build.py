@@ -47,12 +47,9 @@ def build(notebook):
 
 def translated(english, table, name):
     """Return the Portuguese notebook (outputs empty) of an English one."""
-    nb = nbformat.v4.new_notebook(metadata=dict(english.metadata))
-    nb.nbformat, nb.nbformat_minor = english.nbformat, english.nbformat_minor
-    nb.cells = [nbformat.v4.new_markdown_cell(FIRST_CELL.format(name=name))]
-    nb.cells[0].id = project.FIRST_CELL_ID
-    for cell in map(copy.deepcopy, english.cells):
-        cell.metadata = _metadata(cell)
+    nb = copy.deepcopy(english)
+    for cell in nb.cells:
+        cell.metadata.pop("execution", None)  # the timings of the last run
         if cell.cell_type == "markdown":
             lookup = lambda key: table.get((None, key))  # noqa: E731
             cell.source = translate_markdown(cell.source, lookup)
@@ -60,24 +57,10 @@ def translated(english, table, name):
             lookup = lambda key: table.get((CODE, key))  # noqa: E731
             cell.source = translate_code(cell.source, lookup)
             cell.outputs, cell.execution_count = [], None
-        nb.cells.append(cell)
+    first = FIRST_CELL.format(name=name)
+    first = nbformat.v4.new_markdown_cell(first, id=project.FIRST_CELL_ID)
+    nb.cells.insert(0, first)
     return nb
-
-
-def _metadata(cell):
-    """Return a cell's metadata without the timings of its last run."""
-    return {k: v for k, v in cell.metadata.items() if k != "execution"}
-
-
-def stale_cells(committed, built):
-    """Return the ids of the cells that differ, outputs aside."""
-    old, new = (
-        {c.id: (c.cell_type, c.source, _metadata(c)) for c in nb.cells}
-        for nb in (committed, built)
-    )
-    changed = [i for i in {**new, **old} if old.get(i) != new.get(i)]
-    order = [c.id for c in committed.cells] == [c.id for c in built.cells]
-    return changed or ([] if order else ["(order)"])
 
 
 def translated_notebooks():
