@@ -59,9 +59,8 @@ def update(notebook):
     template = ttk_po.pofile.parsefile(str(path)) if old else None
     merged = pot2po.convert_stores(pot, template, min_similarity=60)  # %
     # written by polib: translate-toolkit wraps long lines another way
-    po = polib.POFile(wrapwidth=WIDTH)
+    po = polib.pofile(bytes(merged).decode("utf-8"), wrapwidth=WIDTH)
     po.metadata = old.metadata if old else dict(METADATA)
-    po.extend(polib.pofile(bytes(merged).decode("utf-8")))
     known = {(e.msgctxt, e.msgid) for e in old or []}
     counts = {"kept": 0, "fuzzy": 0, "new": 0}
     for e in (e for e in po if not e.obsolete):
@@ -73,6 +72,5 @@ def update(notebook):
 
 def translations(notebook):
     """Return {(msgctxt, msgid): msgstr} of the usable (not fuzzy) entries."""
-    po = polib.pofile(str(po_path(notebook)))
-    usable = (e for e in po if e.msgstr and not e.fuzzy and not e.obsolete)
+    usable = polib.pofile(str(po_path(notebook))).translated_entries()
     return {(e.msgctxt, e.msgid): e.msgstr for e in usable}
