@@ -2,9 +2,7 @@
 descriptions, printed sentences), found with an ast walk, and replaced."""
 
 import ast
-import io
 import re
-import tokenize
 from collections import namedtuple
 
 from .markdown import LETTERS, MATH, PLACEHOLDER, WIDTH
@@ -18,29 +16,19 @@ HIDDEN = set(
 # strings that name code rather than say something: identifiers,
 # attributes, calls, CSS sizes
 CODE_LIKE = re.compile(r"^[\w.]*_[\w.]*$|\w\.\w|\w\(|^\d+(px|%)$")
-LITERAL = r"(?P<prefix>\w*)(?P<quote>'''|\"\"\"|'|\")(?P<body>.*)(?P=quote)$"
-LITERAL = re.compile(LITERAL, re.S)
+# a literal, or a comment between the literals of implicit concatenation
+LITERAL = re.compile(
+    r"#[^\n]*|(?P<prefix>\w*)(?P<quote>'''|\"\"\"|'|\")"
+    r"(?P<body>(?:\\.|.)*?)(?P=quote)",
+    re.S,
+)
 BRACKETS = "List Tuple Set Dict ListComp SetComp DictComp GeneratorExp"
 BRACKETS = tuple(getattr(ast, name) for name in BRACKETS.split())
 DEFS = (ast.Module, ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef)
-FSTRING = [getattr(tokenize, f"FSTRING_{end}", -1) for end in ("START", "END")]
 BRACES = str.maketrans({"{": "{{", "}": "}}"})
 # start, end: (row, col), rows from 1; key: the text between the quotes as
 # written, of one literal or of several joined by implicit concatenation
 CodeString = namedtuple("CodeString", "start end key prefix quote pieces")
-
-
-def _literals(segment):
-    """Return the literals of a string node's source text, each a match."""
-    text, found, depth, start = "(" + segment + ")", [], 0, 0
-    rows = [0, *(i + 1 for i, c in enumerate(text) if c == "\n"), len(text)]
-    for token in tokenize.generate_tokens(io.StringIO(text).readline):
-        start = start if depth else rows[token.start[0] - 1] + token.start[1]
-        # Python 3.12 and later cut an f-string into tokens
-        depth += (token.type == FSTRING[0]) - (token.type == FSTRING[1])
-        if not depth and token.type in (tokenize.STRING, FSTRING[1]):
-            found.append(text[start : rows[token.end[0] - 1] + token.end[1]])
-    return [LITERAL.match(literal) for literal in found]
 
 
 def _name(parent, node):
@@ -95,7 +83,8 @@ def code_strings(source, every=False):
         text = isinstance(getattr(node, "value", None), str)  # not bytes
         if node in skip or not (text or isinstance(node, ast.JoinedStr)):
             continue
-        literals = _literals(ast.get_source_segment(source, node))
+        segment = ast.get_source_segment(source, node)
+        literals = [m for m in LITERAL.finditer(segment) if m["quote"]]
         kinds = [literal["prefix"].lower() for literal in literals]
         if len({"r" in kind for kind in kinds}) > 1:
             raise ValueError(
