@@ -97,10 +97,7 @@ def glossary_problems(entry, glossary=None):
     """Return the glossary terms an entry translates another way."""
     if KEEP in (entry.tcomment or ""):
         return []
-    # a line break in a string of code, "\n", is a space to the terms
-    english, portuguese = (
-        bare(text.replace("\\n", " ")) for text in (entry.msgid, entry.msgstr)
-    )
+    english, portuguese = bare(entry.msgid), bare(entry.msgstr)
     found = []
     glossary = read_glossary() if glossary is None else glossary
     for terms, wanted, avoid, instead in glossary:

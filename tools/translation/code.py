@@ -5,7 +5,7 @@ import ast
 import re
 from collections import namedtuple
 
-from .markdown import LETTERS, MATH, PLACEHOLDER, WIDTH
+from .markdown import LETTERS, WIDTH, bare
 
 # calls and keyword arguments whose strings are shown, and those never shown
 SHOWN = {"print", "title", "xlabel", "ylabel", "label", "text", "description"}
@@ -60,10 +60,9 @@ def _shown(node, parents, text):
             starts.add(at)  # a string starts, is the string's
         name = name or (_name(parent, node) if at in starts else None)
         node = parent
-    bare = PLACEHOLDER.sub(" ", MATH.sub(" ", text)).replace("\\n", " ")
-    if not LETTERS.search(bare) or name in HIDDEN:
+    if not LETTERS.search(bare(text)) or name in HIDDEN:
         return False
-    return SHOWN & {name, call} or not CODE_LIKE.search(bare.strip())
+    return SHOWN & {name, call} or not CODE_LIKE.search(bare(text).strip())
 
 
 def code_strings(source, every=False):

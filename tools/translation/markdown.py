@@ -28,7 +28,9 @@ Block = namedtuple("Block", "start end kind key marker", defaults=[""])
 
 
 def bare(text):
-    """Return text without math, code spans, link targets, placeholders."""
+    """Return text without math, code spans, link targets, placeholders;
+    a line break in a string of code, "\\n", is a space."""
+    text = text.replace("\\n", " ")
     for pattern in (MATH, CODE_SPAN, LINK, PLACEHOLDER):
         text = pattern.sub(" ", text)
     return text
