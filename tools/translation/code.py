@@ -32,16 +32,13 @@ CodeString = namedtuple("CodeString", "start end key prefix quote pieces")
 
 
 def _name(parent, node):
-    """Return the name parent gives node: a keyword argument's, a
-    parameter's (node its default), an assignment's last target's."""
+    """Return the name parent gives node: a keyword argument's or a
+    parameter's (node its default)."""
     if isinstance(parent, ast.arguments):
         names = parent.posonlyargs + parent.args
         names = names[len(names) - len(parent.defaults) :] + parent.kwonlyargs
         values = parent.defaults + parent.kw_defaults
         return next((n.arg for n, v in zip(names, values) if v is node), None)
-    if isinstance(parent, ast.Assign) and node is parent.value:
-        target = parent.targets[-1]
-        return getattr(target, "id", getattr(target, "attr", None))
     return parent.arg if isinstance(parent, ast.keyword) else None
 
 
