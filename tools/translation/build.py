@@ -1,0 +1,88 @@
+"""python -m tools.translation update|build [NOTEBOOK ...]: the PO files of
+locale/pt_BR/ from the English notebooks, or notebooks/pt_BR/ from them."""
+
+import argparse
+import copy
+from pathlib import Path
+
+import nbformat
+
+from .. import project
+from .catalog import CODE, po_path, translations, update
+from .code import translate_code
+from .markdown import translate_markdown
+
+FIRST_CELL = """\
+> **Edição em português do Brasil.** Este notebook foi escrito a partir do \
+original em inglês, `notebooks/{name}`, e revisado para estudantes \
+brasileiros. O código e os comentários ficam em inglês, como na edição em \
+português do livro; figuras, controles e mensagens impressas estão em \
+português. No texto, os números decimais levam vírgula (0,5); o código, o \
+que ele imprime e os números das figuras seguem a notação do Python, com \
+ponto (0.5)."""
+
+
+def build(notebook):
+    """Write the Portuguese notebook; return True if it must be run again
+    (a code cell whose source is unchanged keeps its committed outputs)."""
+    notebook, stale = Path(notebook), False
+    target = project.NOTEBOOKS_PT / notebook.name
+    old = nbformat.read(target, as_version=4) if target.exists() else None
+    english = nbformat.read(notebook, as_version=4)
+    nb = translated(english, translations(notebook), notebook.name)
+    was = {c.id: c for c in old.cells} if old else {}
+    for cell in (c for c in nb.cells if c.cell_type == "code"):
+        last = was.get(cell.id)
+        if last is None or last.source != cell.source:
+            stale = True
+            continue
+        cell.outputs, cell.execution_count = last.outputs, last.execution_count
+        if "execution" in last.metadata:  # the timings of that run
+            cell.metadata["execution"] = last.metadata["execution"]
+    if "widgets" in (old.metadata if old else {}):  # the kept outputs'
+        nb.metadata["widgets"] = old.metadata["widgets"]
+    project.write_atomically(target, nbformat.writes(nb) + "\n")
+    return stale
+
+
+def translated(english, table, name):
+    """Return the Portuguese notebook (outputs empty) of an English one."""
+    nb = copy.deepcopy(english)
+    for cell in nb.cells:
+        cell.metadata.pop("execution", None)  # the timings of the last run
+        if cell.cell_type == "markdown":
+            lookup = lambda key: table.get((None, key))  # noqa: E731
+            cell.source = translate_markdown(cell.source, lookup)
+        elif cell.cell_type == "code":
+            lookup = lambda key: table.get((CODE, key))  # noqa: E731
+            cell.source = translate_code(cell.source, lookup)
+            cell.outputs, cell.execution_count = [], None
+    first = FIRST_CELL.format(name=name)
+    first = nbformat.v4.new_markdown_cell(first, id=project.FIRST_CELL_ID)
+    nb.cells.insert(0, first)
+    return nb
+
+
+def translated_notebooks():
+    """Return the English notebooks that have a PO file."""
+    notebooks = sorted(project.NOTEBOOKS.glob("*.ipynb"))
+    return [path for path in notebooks if po_path(path).exists()]
+
+
+def main(argv=None):
+    """Run the command on the notebooks named (or all); print each PO
+    file's counts, or the notebooks that must be run again."""
+    parser = argparse.ArgumentParser(prog="python -m tools.translation")
+    parser.add_argument("command", choices=["update", "build"])
+    parser.add_argument("notebooks", nargs="*", type=Path)
+    args, stale = parser.parse_args(argv), []
+    for notebook in args.notebooks or translated_notebooks():
+        if args.command == "update":
+            counts = ", ".join(f"{n} {k}" for k, n in update(notebook).items())
+            print(f"{po_path(notebook).relative_to(project.ROOT)}: {counts}")
+        elif build(notebook):
+            path = project.NOTEBOOKS_PT / notebook.name
+            stale.append(str(path.relative_to(project.ROOT)))
+    if args.command == "build":
+        print("\n".join(stale))
+    return 0

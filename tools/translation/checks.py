@@ -1,0 +1,130 @@
+"""Checks of the translations: translate-toolkit's for links and
+{placeholders}; the project's for math, code spans, numbers, a block's
+structure and the glossary."""
+
+import re
+from pathlib import Path
+
+import polib
+from translate.filters import checks
+
+from .. import project
+from .catalog import CODE, extract, po_path
+from .markdown import CODE_SPAN, HEADING, ITEM, MATH, PLACEHOLDER, bare
+
+KEEP = "stays English"  # translator comment of a string kept as it is
+GLOSSARY = project.LOCALE / "glossary.tsv"
+CHECKER = checks.StandardChecker()
+NUMBER = re.compile(r"(?<![\w.,])\d+(?:[.,]\d+)*")
+QUOTED = re.compile(r"'[^']*'|\"[^\"]*\"")
+TESTS = {"links differ": "urls", "{placeholders} differ": "pythonbraceformat"}
+
+
+def _kept(text, code):
+    """Return, by message, what a translation of text keeps: its math, code
+    spans and numbers (as digits: 5,000 is 5.000 and 0.5 is 0,5, which
+    translate-toolkit's numbers check tells apart); a block's structure."""
+    numbers = NUMBER.findall(bare(text))
+    kept = {
+        "math differ": sorted(" ".join(m.split()) for m in MATH.findall(text)),
+        "code spans differ": sorted(CODE_SPAN.findall(text)),
+        "numbers differ": sorted(re.sub("[.,]", "", n) for n in numbers),
+    }
+    if not code:  # a markdown block: its heading level, list marker, table
+        heading, item = HEADING.match(text), ITEM.match(text)
+        kept["heading level differs"] = heading and heading.group(1)
+        kept["list marker differs"] = item and item.group(1).strip()
+        table = [line for line in text.split("\n") if line[:1] == "|"]
+        kept["table differs"] = [line.count("|") for line in table]
+    return kept
+
+
+def entry_problems(entry, glossary=None):
+    """Return what is wrong with one PO entry (an empty list if nothing)."""
+    english, portuguese = entry.msgid, entry.msgstr
+    if not portuguese:
+        return ["no translation"]
+    if entry.fuzzy:
+        old = (entry.previous_msgid or "").split("\n")[0][:60]
+        return [
+            f"fuzzy: the English changed (it was: '{old}...'); "
+            "translate it again and remove the fuzzy flag"
+        ]
+    if portuguese == english:
+        kept = KEEP in (entry.tcomment or "")
+        return [] if kept else [f"left in English with no '{KEEP}' comment"]
+    code = entry.msgctxt == CODE
+    english_kept, found = _kept(english, code), []
+    for what, kept in _kept(portuguese, code).items():
+        if kept != english_kept[what]:
+            found.append(
+                f"{what}: {english_kept[what]!r} in English, {kept!r}"
+            )
+    # translate-toolkit's tests; in a {placeholder}, a string's words are
+    # the translator's ({'on' if x else 'off'})
+    texts = [
+        PLACEHOLDER.sub(lambda m: QUOTED.sub("''", m[0]), text)
+        for text in (english, portuguese)
+    ]
+    for what, test in list(TESTS.items())[: 1 + code]:
+        try:
+            getattr(CHECKER, test)(*texts)
+        except checks.FilterFailure as failure:
+            found.append(f"{what}: {failure}")
+    return found + glossary_problems(entry, glossary)
+
+
+def read_glossary(path=GLOSSARY):
+    """Return [(english forms, portuguese forms, forms to avoid, instead)]."""
+    lines = path.read_text(encoding="utf-8").split("\n")
+    lines = [line for line in lines if line.strip() and line[0] != "#"]
+    return [  # the first line: the header
+        tuple(
+            [f.strip() for f in column.split("|") if f.strip()]
+            for column in (line.split("\t") + ["", "", ""])[:4]
+        )
+        for line in lines[1:]
+    ]
+
+
+def _has(forms, text):
+    """Return whether text has one of forms as a word."""
+    words = (rf"(?<![\w-]){re.escape(form)}(?![\w-])" for form in forms)
+    return any(re.search(word, text, re.I) for word in words)
+
+
+def glossary_problems(entry, glossary=None):
+    """Return the glossary terms an entry translates another way."""
+    if KEEP in (entry.tcomment or ""):
+        return []
+    english, portuguese = bare(entry.msgid), bare(entry.msgstr)
+    found = []
+    glossary = read_glossary() if glossary is None else glossary
+    for terms, wanted, avoid, instead in glossary:
+        if wanted and _has(terms, english) and not _has(wanted, portuguese):
+            wanted = " | ".join(wanted)
+            found.append(
+                f"glossary: '{terms[0]}' must be translated '{wanted}'"
+            )
+        if refused := [form for form in avoid if _has([form], portuguese)]:
+            better = f" (write: {' | '.join(instead)})" if instead else ""
+            found.append(f"glossary: avoid {', '.join(refused)}{better}")
+    return found
+
+
+def po_problems(notebook):
+    """Return every problem of a notebook's PO file, each named."""
+    po = polib.pofile(str(po_path(notebook)))
+    entries = {(e.msgctxt, e.msgid): e for e in po if not e.obsolete}
+    glossary, found = read_glossary(), []
+    for key, cells in extract(notebook).items():
+        entry = entries.get(key)
+        problems = (
+            ["not in the PO file (run make po)"]
+            if entry is None
+            else entry_problems(entry, glossary)
+        )
+        first = " ".join(key[1].split()[:6])
+        where = f"{Path(notebook).name}, cell {cells[0]}: '{first}...'"
+        found += [f"{where}: {problem}" for problem in problems]
+    return found
