@@ -83,11 +83,6 @@ def served_name(path):
     return path.name  # from outside notebooks/: copied by name
 
 
-def language(path):
-    """Return the interface language a notebook is tested in: its own."""
-    return project.language(path)
-
-
 def copy_notebooks(paths, workdir):
     """Copy notebooks/ (and any other notebook asked for) into workdir."""
     served = workdir / "notebooks"

@@ -5,6 +5,7 @@ import socket
 import pytest
 
 from tests.browser import lab_driver
+from tools import project
 
 
 def test_free_port_can_be_bound():
@@ -33,8 +34,8 @@ def test_each_edition_is_tested_in_its_language(tmp_path):
     english = sorted(lab_driver.NOTEBOOKS.glob("*.ipynb"))
     portuguese = sorted((lab_driver.NOTEBOOKS / "pt_BR").glob("*.ipynb"))
     assert english and len(portuguese) == len(english)
-    assert {lab_driver.language(p) for p in english} == {"en"}
-    assert {lab_driver.language(p) for p in portuguese} == {"pt_BR"}
+    assert {project.language(p) for p in english} == {"en"}
+    assert {project.language(p) for p in portuguese} == {"pt_BR"}
     assert lab_driver.served_name(portuguese[0]) == (
         "pt_BR/" + portuguese[0].name
     )
@@ -42,7 +43,7 @@ def test_each_edition_is_tested_in_its_language(tmp_path):
     other = tmp_path / "pt_BR_copy.ipynb"
     other.write_text("{}")
     assert lab_driver.served_name(other) == "pt_BR_copy.ipynb"
-    assert lab_driver.language(other) == "en"
+    assert project.language(other) == "en"
     served = lab_driver.copy_notebooks([other], tmp_path)
     assert (served / "pt_BR_copy.ipynb").read_text() == "{}"
 

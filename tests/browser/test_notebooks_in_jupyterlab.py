@@ -14,12 +14,13 @@ from pathlib import Path
 import pytest
 
 from tests.browser import lab_driver
+from tools import project
 
 pytestmark = pytest.mark.browser
 
 
 def test_notebook(page, notebook, lab, output_path):
-    server = lab(lab_driver.language(notebook))
+    server = lab(project.language(notebook))
     out_dir = Path(output_path)
     out_dir.mkdir(parents=True, exist_ok=True)
     try:
