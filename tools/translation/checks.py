@@ -10,11 +10,12 @@ from translate.filters import checks
 
 from .. import project
 from .catalog import CODE, extract, po_path
-from .markdown import CODE_SPAN, HEADING, ITEM, MATH, PLACEHOLDER, bare
+from .markdown import CODE_SPAN, ITEM, MATH, PLACEHOLDER, bare
 
 KEEP = "stays English"  # translator comment of a string kept as it is
 GLOSSARY = project.LOCALE / "glossary.tsv"
 CHECKER = checks.StandardChecker()
+HEADING = re.compile(r"^(#{1,6} )")
 NUMBER = re.compile(r"(?<![\w.,])\d+(?:[.,]\d+)*")
 QUOTED = re.compile(r"'[^']*'|\"[^\"]*\"")
 TESTS = {"links differ": "urls", "{placeholders} differ": "pythonbraceformat"}
