@@ -10,11 +10,12 @@ from translate.filters import checks
 
 from .. import project
 from .catalog import CODE, extract, po_path
-from .markdown import CODE_SPAN, HEADING, ITEM, MATH, PLACEHOLDER, bare
+from .markdown import CODE_SPAN, ITEM, MATH, PLACEHOLDER, bare
 
 KEEP = "stays English"  # translator comment of a string kept as it is
 GLOSSARY = project.LOCALE / "glossary.tsv"
 CHECKER = checks.StandardChecker()
+HEADING = re.compile(r"^(#{1,6} )")
 NUMBER = re.compile(r"(?<![\w.,])\d+(?:[.,]\d+)*")
 QUOTED = re.compile(r"'[^']*'|\"[^\"]*\"")
 TESTS = {"links differ": "urls", "{placeholders} differ": "pythonbraceformat"}
@@ -115,16 +116,13 @@ def glossary_problems(entry, glossary=None):
 def po_problems(notebook):
     """Return every problem of a notebook's PO file, each named."""
     po = polib.pofile(str(po_path(notebook)))
-    entries = {(e.msgctxt, e.msgid): e for e in po if not e.obsolete}
     glossary, found = read_glossary(), []
-    for key, cells in extract(notebook).items():
-        entry = entries.get(key)
-        problems = (
-            ["not in the PO file (run make po)"]
-            if entry is None
-            else entry_problems(entry, glossary)
-        )
-        first = " ".join(key[1].split()[:6])
+    for (context, msgid), cells in extract(notebook).items():
+        entry = po.find(msgid, msgctxt=context)  # not an obsolete one
+        problems = ["not in the PO file (run make po)"]
+        if entry is not None:
+            problems = entry_problems(entry, glossary)
+        first = " ".join(msgid.split()[:6])
         where = f"{Path(notebook).name}, cell {cells[0]}: '{first}...'"
         found += [f"{where}: {problem}" for problem in problems]
     return found

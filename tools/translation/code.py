@@ -70,12 +70,11 @@ def code_strings(source, every=False):
         return []
     tree, lines, skip, found = ast.parse(source), source.split("\n"), set(), []
     parents = {c: n for n in ast.walk(tree) for c in ast.iter_child_nodes(n)}
-    for node in ast.walk(tree):  # skip docstrings, and inside f-strings
-        if isinstance(node, ast.JoinedStr):
+    for node in ast.walk(tree):  # a node before those it holds: skip
+        if isinstance(node, ast.JoinedStr):  # what an f-string holds
             skip.update(set(ast.walk(node)) - {node})
         elif isinstance(node, DEFS) and ast.get_docstring(node, False):
-            skip.add(node.body[0].value)
-    for node in ast.walk(tree):
+            skip.add(node.body[0].value)  # and docstrings
         text = isinstance(getattr(node, "value", None), str)  # not bytes
         if node in skip or not (text or isinstance(node, ast.JoinedStr)):
             continue

@@ -9,7 +9,6 @@ from markdown_it import MarkdownIt
 from mdit_py_plugins.dollarmath import dollarmath_plugin
 
 WIDTH = 79
-HEADING = re.compile(r"^(#{1,6} )")
 ITEM = re.compile(r"^(\s*(?:[-*+]|\d+[.)]) )")
 MATH = re.compile(r"\$\$.+?\$\$|\$[^$]+\$", re.S)
 CODE_SPAN = re.compile(r"`[^`]+`")
@@ -23,7 +22,7 @@ PARSER = MarkdownIt("commonmark").enable("table").use(dollarmath_plugin)
 KINDS = {"heading_open": "heading", "table_open": "table"}
 VERBATIM = {"fence", "code_block", "math_block", "math_block_label", "hr"}
 # lines [start, end) of a cell; kind: heading, item, para, table or
-# verbatim; key: its PO msgid; marker: "## ", "  - ", kept out of wrapping
+# verbatim; key: its PO msgid; marker: an item's, "  - ", not wrapped
 Block = namedtuple("Block", "start end kind key marker", defaults=[""])
 
 
@@ -61,11 +60,8 @@ def markdown_blocks(source):
             continue
         start, end = token.map
         text = " ".join(line.strip() for line in lines[start:end])
-        marker = (ITEM if kind == "item" else HEADING).match(lines[start])
-        marker = marker.group(1) if marker and kind != "para" else ""
-        if kind == "item":  # the marker without its indentation, the text
-            text = marker.strip() + " " + text[len(marker.strip()) :].lstrip()
-        elif kind in KINDS.values():
+        marker = ITEM.match(lines[start])[1] if kind == "item" else ""
+        if kind in KINDS.values():
             text = "\n".join(lines[start:end])
         if kind == "verbatim" or not LETTERS.search(bare(text)):
             kind, text = "verbatim", ""  # nothing to translate
