@@ -283,7 +283,9 @@ def test_a_changed_english_block_turns_fuzzy_with_the_old_english(sandbox):
         po_file,
         {
             "## Masked softmax": "## Softmax mascarada",
-            "The mask keeps the valid keys.": "A máscara mantém as chaves válidas.",
+            "The mask keeps the valid keys.": (
+                "A máscara mantém as chaves válidas."
+            ),
             "Attention weights": "Pesos de atenção",
         },
     )
