@@ -95,7 +95,8 @@ def _check_valid_lens(valid_lens, batch_size, num_queries):
         raise TypeError(
             Messages.say(
                 f"valid_lens must be integers, got {valid_lens.dtype}",
-                f"valid_lens precisa ter inteiros; recebido: {valid_lens.dtype}",
+                "valid_lens precisa ter inteiros; "
+                f"recebido: {valid_lens.dtype}",
             )
         )
 
@@ -113,7 +114,8 @@ def _check_valid_lens_values(valid_lens):
         raise ValueError(
             Messages.say(
                 f"valid_lens must be whole numbers >= 0, got {got}",
-                f"valid_lens precisa ter números inteiros >= 0; recebido: {got}",
+                "valid_lens precisa ter números inteiros >= 0; "
+                f"recebido: {got}",
             )
         )
 
@@ -134,15 +136,16 @@ def _check_attention_inputs(
             raise TypeError(
                 Messages.say(
                     f"{name} must be a tensor, got {got}",
-                    f"o argumento {name} precisa ser um tensor; recebido: {got}",
+                    f"o argumento {name} precisa ser um tensor; "
+                    f"recebido: {got}",
                 )
             )
         if tensor.dim() != 3:
             got = tuple(tensor.shape)
             raise ValueError(
                 Messages.say(
-                    f"{name} must be 3-D (batch_size, no. of items, features), "
-                    f"got shape {got}",
+                    f"{name} must be 3-D (batch_size, no. of items, "
+                    f"features), got shape {got}",
                     f"o argumento {name} precisa ser 3-D (batch_size, nº de "
                     f"itens, atributos); o formato recebido foi {got}",
                 )

@@ -38,11 +38,12 @@ def find_data_file():
             return folder / "data" / name
     raise FileNotFoundError(
         Messages.say(
-            f"the English-French pairs data/{name} are neither in {here} nor "
-            "in a folder above it: run the notebook inside the project folder, "
-            f"or restore the file there with `git checkout -- data/{name}`",
-            f"os pares inglês-francês data/{name} não estão em {here} nem numa "
-            "pasta acima: rode o notebook dentro da pasta do projeto ou "
+            f"the English-French pairs data/{name} are neither in {here} "
+            "nor in a folder above it: run the notebook inside the project "
+            "folder, or restore the file there with "
+            f"`git checkout -- data/{name}`",
+            f"os pares inglês-francês data/{name} não estão em {here} nem "
+            "numa pasta acima: rode o notebook dentro da pasta do projeto ou "
             f"restaure o arquivo com `git checkout -- data/{name}`",
         )
     )

@@ -30,10 +30,10 @@ def show_heatmaps(
         got = tuple(matrices.shape)
         raise ValueError(
             Messages.say(
-                f"matrices must be 4-D (rows, columns, queries, keys), got shape "
-                f"{got}",
-                f"matrices precisa ser 4-D (linhas, colunas, consultas, chaves); "
-                f"o formato recebido foi {got}",
+                "matrices must be 4-D (rows, columns, queries, keys), "
+                f"got shape {got}",
+                "matrices precisa ser 4-D (linhas, colunas, consultas, "
+                f"chaves); o formato recebido foi {got}",
             )
         )
     num_rows, num_cols, num_queries, num_keys = matrices.shape
