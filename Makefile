@@ -11,7 +11,7 @@ STAMP   := $(VENV)/.installed
 DEV     := $(VENV)/.installed-dev
 NBTOOLS := $(VENV)/.installed-nbconvert
 NOTEBOOKS := $(sort $(wildcard notebooks/*.ipynb))
-# the Portuguese edition, generated from the English (tools/translation/)
+# the Portuguese edition, generated from the English (tools/portuguese/)
 NOTEBOOKS_PT := $(sort $(wildcard notebooks/pt_BR/*.ipynb))
 # JupyterLab's settings for `make lab-pt` only: its interface in Portuguese
 LAB_PT := build/lab-pt
@@ -132,7 +132,7 @@ test-browser: setup-dev
 	    --durations=0 --output=build/browser --screenshot=only-on-failure
 
 execute: lib
-	$(BIN)/python -m tools.translation build >/dev/null
+	$(BIN)/python -m tools.portuguese build >/dev/null
 	for nb in $(NOTEBOOKS) $(NOTEBOOKS_PT); do \
 	    $(BIN)/jupyter nbconvert --to notebook --execute --inplace \
 	        --ExecutePreprocessor.timeout=1200 "$$nb" || exit 1; \
@@ -140,13 +140,13 @@ execute: lib
 
 # The English text into the PO files of locale/pt_BR/ (a changed block turns
 # fuzzy, with its old English kept); start a new one with
-#   .venv/bin/python -m tools.translation update notebooks/NN_name.ipynb
+#   .venv/bin/python -m tools.portuguese update notebooks/NN_name.ipynb
 po: setup-dev
-	$(BIN)/python -m tools.translation update
+	$(BIN)/python -m tools.portuguese update
 
 # The Portuguese notebooks from the PO files; those whose code changed run
 pt: lib
-	@stale=$$($(BIN)/python -m tools.translation build) || exit 1; \
+	@stale=$$($(BIN)/python -m tools.portuguese build) || exit 1; \
 	for nb in $$stale; do \
 	    $(BIN)/jupyter nbconvert --to notebook --execute --inplace \
 	        --ExecutePreprocessor.timeout=1200 "$$nb" || exit 1; \

@@ -13,7 +13,7 @@ from d2l_attention import (
     predict_seq2seq,
 )
 
-# tools/ is on the path through conftest.py
+# the d2l reference loader, imported from the project root (pythonpath)
 from tests.d2l_reference import book_attention_decoder_class
 
 

@@ -1,9 +1,10 @@
 """The Portuguese edition: every PO file complete and true to the English,
 the glossary kept, the generated notebooks up to date and run.
 
-No kernel: these read files only. The checks themselves live in
-tools/translation/ (a translator can run them too); below, each is also
-shown to fail on a made-up entry.
+No kernel: these read files only (a translator runs them with
+`pytest tests/test_translations.py`). The checks themselves live in
+tools/portuguese/checks.py; below, each is also shown to fail on a
+made-up entry.
 """
 
 import ast
@@ -17,7 +18,13 @@ import polib
 import pytest
 
 from tools import project
-from tools.translation import build, catalog, checks, code, markdown
+from tools.portuguese import (
+    build,
+    catalog,
+    checks,
+    code_strings,
+    markdown_blocks,
+)
 
 NOTEBOOKS = build.translated_notebooks()
 NAMES = [path.stem for path in NOTEBOOKS]
@@ -382,7 +389,7 @@ def test_blocks_of_markdown():
         "$$y = x$$\n\n```python\nx = 1\n```\n\n"
         "| mask | keeps |\n|---|---|"
     )
-    blocks = markdown.markdown_blocks(source)
+    blocks = markdown_blocks.markdown_blocks(source)
     assert [(b.kind, b.key) for b in blocks] == [
         ("heading", "## Title"),
         ("para", "A paragraph that wraps, with $a - b$ and $x - y$ math."),
@@ -399,14 +406,20 @@ def test_every_english_block_survives_a_round_trip():
         for cell in nbformat.read(notebook, as_version=4).cells:
             if cell.cell_type != "markdown":
                 continue
-            out = markdown.translate_markdown(cell.source, lambda k: k)
-            keys = [b.key for b in markdown.markdown_blocks(cell.source)]
-            assert [b.key for b in markdown.markdown_blocks(out)] == keys
+            out = markdown_blocks.translate_markdown(cell.source, lambda k: k)
+            keys = [
+                b.key for b in markdown_blocks.markdown_blocks(cell.source)
+            ]
+            assert [
+                b.key for b in markdown_blocks.markdown_blocks(out)
+            ] == keys
 
 
 def test_wrapped_translation_never_starts_a_line_with_structure():
     text = "para " * 14 + "- k e + 1 e 2. fim " * 6
-    lines = markdown.render_block(markdown.Block(0, 1, "para", ""), text)
+    lines = markdown_blocks.render_block(
+        markdown_blocks.Block(0, 1, "para", ""), text
+    )
     assert len(lines) > 1
     assert not any(
         line.lstrip()[:2] in ("- ", "+ ") or line.lstrip().startswith("2. ")
@@ -433,12 +446,12 @@ def test_wrapped_translation_never_starts_a_line_with_structure():
     ],
 )
 def test_visible_strings_of_code(source, shown):
-    assert [s.key for s in code.code_strings(source)] == shown
+    assert [s.key for s in code_strings.code_strings(source)] == shown
 
 
 def test_a_nested_placeholder_survives_rewrapping():
     source = 'print(f"{name:>{width}}: {x} "\n      f"and more words")'
-    longer = code.translate_code(
+    longer = code_strings.translate_code(
         source,
         lambda key: key.replace("and more words", "e mais palavras " * 6),
     )
@@ -452,7 +465,7 @@ def test_translated_code_of_every_notebook_parses():
         for cell in nbformat.read(notebook, as_version=4).cells:
             if cell.cell_type == "code":
                 ast.parse(
-                    code.translate_code(
+                    code_strings.translate_code(
                         cell.source, lambda key: "Ação: " + key + long
                     )
                 )

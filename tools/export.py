@@ -6,10 +6,10 @@ else it goes to the module named after its notebook (``NN_name.ipynb`` ->
 ``name``), in notebook order. A module gets the imports of the saved cells
 of its notebooks as written, ``from d2l_attention import name`` made
 ``from .module import name``, and such an import of each name saved in
-another module; ruff then drops the unused ones, sorts the rest and
-formats the module. A name, private or public, is saved once in the
-package. ``__all__`` lists the public ones; ``__init__.py`` imports each
-name, private ones too, from its module on first use.
+another module; ruff drops the unused and repeated ones (F401, F811),
+sorts the rest and formats the module. A name, private or public, is saved
+once in the package. ``__all__`` lists the public ones; ``__init__.py``
+imports each name, private ones too, from its module on first use.
 
 Errors, naming the cells or modules: a marker written another way
 (``# @save``, ``#@Save``, after a blank first line, closing a line of code),
@@ -38,10 +38,9 @@ NOTEBOOK_NAME = re.compile(r"^\d\d_(\w+)\.ipynb$")
 # what a reader would take for the marker: any case, spaces inside, alone on
 # a line or closing a line of code (the book's `def f():  #@save` style)
 LOOKS_LIKE_MARKER = re.compile(r"^\s*#\s*@\s*save\b|#\s*@\s*save\s*$", re.I)
-# ruff beside this Python, or its module: fix imports, sort them, format
-RUFF = Path(sys.executable).with_name("ruff")
-RUFF = [str(RUFF)] if RUFF.exists() else [sys.executable, "-m", "ruff"]
-RUFF_STEPS = ["check --select F --fix", "check --select I --fix", "format"]
+RUFF = [sys.executable, "-m", "ruff"]  # the project's pinned ruff
+RUFF_STEPS = ["check --select F401,F811 --fix"]  # unused, repeated imports
+RUFF_STEPS += ["check --select I --fix", "format"]  # sorted; formatted
 INIT = '''# generated from the notebooks' #@save cells, do not edit
 """Helpers saved from the attention notebooks.
 
@@ -237,9 +236,9 @@ def package_files(notebooks=None, package=None):
     for module, cells in modules.items():
         if module in defined_in:
             raise ExportError(
-                f"{cells[0].place}: saves to module {module}, the name of "
-                f"{module} (saved in module {defined_in[module]}): save the "
-                "cell to another module with '#@save module_name'"
+                f"{cells[0].place}: saves to module {module}, also a name "
+                f"saved in module {defined_in[module]}: the package cannot "
+                "hold both; save the cell to another with '#@save module'"
             )
         text = module_text(module, cells, saved, defined_in)
         text = files[package / f"{module}.py"] = tidy(text, module)

@@ -11,7 +11,7 @@ NOTEBOOKS_PT = NOTEBOOKS / "pt_BR"  # the Portuguese edition, generated
 LOCALE = ROOT / "locale" / "pt_BR"  # its PO files and glossary
 PACKAGE = ROOT / "d2l_attention"  # generated from the #@save cells
 # the id of the first cell of every Portuguese notebook: a note saying
-# where it comes from (tools/translation/)
+# where it comes from (tools/portuguese/)
 FIRST_CELL_ID = "pt-br-generated"
 SOLUTION = "solution"  # the tag of a worked solution's cells
 

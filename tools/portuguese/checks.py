@@ -10,7 +10,7 @@ from translate.filters import checks
 
 from .. import project
 from .catalog import CODE, extract, po_path
-from .markdown import CODE_SPAN, ITEM, MATH, PLACEHOLDER, bare
+from .markdown_blocks import CODE_SPAN, ITEM, MATH, PLACEHOLDER, bare
 
 KEEP = "stays English"  # translator comment of a string kept as it is
 GLOSSARY = project.LOCALE / "glossary.tsv"
@@ -18,7 +18,9 @@ CHECKER = checks.StandardChecker()
 HEADING = re.compile(r"^(#{1,6} )")
 NUMBER = re.compile(r"(?<![\w.,])\d+(?:[.,]\d+)*")
 QUOTED = re.compile(r"'[^']*'|\"[^\"]*\"")
-TESTS = {"links differ": "urls", "{placeholders} differ": "pythonbraceformat"}
+# translate-toolkit's tests: links everywhere, placeholders in code only
+LINKS = {"links differ": "urls"}
+PLACEHOLDERS = {"{placeholders} differ": "pythonbraceformat"}
 
 
 def _kept(text, code):
@@ -67,7 +69,7 @@ def entry_problems(entry, glossary=None):
         PLACEHOLDER.sub(lambda m: QUOTED.sub("''", m[0]), text)
         for text in (english, portuguese)
     ]
-    for what, test in list(TESTS.items())[: 1 + code]:
+    for what, test in (LINKS | PLACEHOLDERS if code else LINKS).items():
         try:
             getattr(CHECKER, test)(*texts)
         except checks.FilterFailure as failure:

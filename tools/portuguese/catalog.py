@@ -9,8 +9,8 @@ from translate.convert import pot2po
 from translate.storage import po as ttk_po
 
 from .. import project
-from .code import code_strings
-from .markdown import WIDTH, markdown_blocks
+from .code_strings import code_strings
+from .markdown_blocks import WIDTH, markdown_blocks
 
 CODE = "code"  # msgctxt of the strings of code cells
 METADATA = {  # of a new PO file

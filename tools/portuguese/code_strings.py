@@ -5,7 +5,7 @@ import ast
 import re
 from collections import namedtuple
 
-from .markdown import LETTERS, WIDTH, bare
+from .markdown_blocks import LETTERS, WIDTH, bare
 
 # calls and keyword arguments whose strings are shown, and those never shown
 SHOWN = {"print", "title", "xlabel", "ylabel", "label", "text", "description"}
@@ -22,8 +22,16 @@ LITERAL = re.compile(
     r"(?P<body>(?:\\.|.)*?)(?P=quote)",
     re.S,
 )
-BRACKETS = "List Tuple Set Dict ListComp SetComp DictComp GeneratorExp"
-BRACKETS = tuple(getattr(ast, name) for name in BRACKETS.split())
+BRACKETS = (
+    ast.List,
+    ast.Tuple,
+    ast.Set,
+    ast.Dict,
+    ast.ListComp,
+    ast.SetComp,
+    ast.DictComp,
+    ast.GeneratorExp,
+)
 DEFS = (ast.Module, ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef)
 BRACES = str.maketrans({"{": "{{", "}": "}}"})
 # start, end: (row, col), rows from 1; key: the text between the quotes as
@@ -108,7 +116,9 @@ def code_strings(source, every=False):
 
 
 def translate_code(source, lookup):
-    """Return source with each visible string replaced by lookup(key)."""
+    """Return source with every string that lookup(key) translates
+    replaced, docstrings aside: visible or not, so that a dictionary key or
+    a comparison keeps matching the label it names."""
     lines = source.split("\n")
     for item in reversed(code_strings(source, every=True)):
         text = lookup(item.key)

@@ -36,8 +36,10 @@ def bare(text):
 
 
 def _parsed(lines):
-    """Return the text the parser reads: a line inside inline math opened
-    on a line before goes on with the paragraph (a fence's $ open none)."""
+    """Return the text the parser reads, line for line: a line inside
+    inline math opened on a line before gets an "x" in front, so that the
+    parser reads it as the paragraph going on, not as a list item or a
+    heading (a $ inside a code fence opens no math)."""
     out, open_math, fenced = [], False, False
     for line in lines:
         fenced ^= line.lstrip().startswith("```")

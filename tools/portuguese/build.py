@@ -1,4 +1,4 @@
-"""python -m tools.translation update|build [NOTEBOOK ...]: the PO files of
+"""python -m tools.portuguese update|build [NOTEBOOK ...]: the PO files of
 locale/pt_BR/ from the English notebooks, or notebooks/pt_BR/ from them."""
 
 import argparse
@@ -9,8 +9,8 @@ import nbformat
 
 from .. import project
 from .catalog import CODE, po_path, translations, update
-from .code import translate_code
-from .markdown import translate_markdown
+from .code_strings import translate_code
+from .markdown_blocks import translate_markdown
 
 FIRST_CELL = """\
 > **Edição em português do Brasil.** Este notebook foi escrito a partir do \
@@ -72,7 +72,7 @@ def translated_notebooks():
 def main(argv=None):
     """Run the command on the notebooks named (or all); print each PO
     file's counts, or the notebooks that must be run again."""
-    parser = argparse.ArgumentParser(prog="python -m tools.translation")
+    parser = argparse.ArgumentParser(prog="python -m tools.portuguese")
     parser.add_argument("command", choices=["update", "build"])
     parser.add_argument("notebooks", nargs="*", type=Path)
     args, stale = parser.parse_args(argv), []
