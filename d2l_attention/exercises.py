@@ -988,8 +988,8 @@ def check_score_of_counts(score_of_counts):
             return _Verdict(
                 False,
                 f"the score must be a number (a tensor's .item()), got {kind}",
-                f"a pontuação precisa ser "
-                f"um número (o .item() de um tensor); recebido: "
+                "a pontuação precisa ser "
+                "um número (o .item() de um tensor); recebido: "
                 f"{kind}",
             )
         expected = _book_formula(row, exponents, penalty)
