@@ -3,12 +3,9 @@
     python -m tools.portuguese update [NOTEBOOK ...]  # locale/pt_BR/*.po
     python -m tools.portuguese build [NOTEBOOK ...]   # notebooks/pt_BR/
 
-`update` merges a notebook's English (markdown_blocks: the blocks of its
-markdown; code_strings: the strings its code shows a student) into its PO
-file as msgmerge does (catalog). `build` writes the Portuguese notebook
-from it, keeping the outputs of the code cells that did not change, and
-prints the notebooks to run again. `checks` holds what
-tests/test_translations.py requires of each translation.
+markdown_blocks and code_strings find the English a student reads, catalog
+merges it into the PO files as msgmerge does, and build writes the
+notebooks (tests/translation_checks.py checks the translations).
 """
 
 import logging

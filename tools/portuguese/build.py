@@ -1,5 +1,4 @@
-"""python -m tools.portuguese update|build [NOTEBOOK ...]: the PO files of
-locale/pt_BR/ from the English notebooks, or notebooks/pt_BR/ from them."""
+"""The command line; the Portuguese notebooks, written from the PO files."""
 
 import argparse
 import copy
@@ -12,19 +11,13 @@ from .catalog import CODE, po_path, translations, update
 from .code_strings import translate_code
 from .markdown_blocks import translate_markdown
 
-FIRST_CELL = """\
-> **Edição em português do Brasil.** Este notebook foi escrito a partir do \
-original em inglês, `notebooks/{name}`, e revisado para estudantes \
-brasileiros. O código e os comentários ficam em inglês, como na edição em \
-português do livro; figuras, controles e mensagens impressas estão em \
-português. No texto, os números decimais levam vírgula (0,5); o código, o \
-que ele imprime e os números das figuras seguem a notação do Python, com \
-ponto (0.5)."""
+# the Portuguese notebooks' first cell, {name} the English one's file name
+FIRST_CELL = project.LOCALE / "first_cell.md"
 
 
 def build(notebook):
-    """Write the Portuguese notebook; return True if it must be run again
-    (a code cell whose source is unchanged keeps its committed outputs)."""
+    """Write the Portuguese notebook; return its path if it must be run
+    again (a code cell whose source is unchanged keeps its outputs)."""
     notebook, stale = Path(notebook), False
     target = project.NOTEBOOKS_PT / notebook.name
     old = nbformat.read(target, as_version=4) if target.exists() else None
@@ -42,7 +35,7 @@ def build(notebook):
     if "widgets" in (old.metadata if old else {}):  # the kept outputs'
         nb.metadata["widgets"] = old.metadata["widgets"]
     project.write_atomically(target, nbformat.writes(nb) + "\n")
-    return stale
+    return target if stale else None
 
 
 def translated(english, table, name):
@@ -57,7 +50,7 @@ def translated(english, table, name):
             lookup = lambda key: table.get((CODE, key))  # noqa: E731
             cell.source = translate_code(cell.source, lookup)
             cell.outputs, cell.execution_count = [], None
-    first = FIRST_CELL.format(name=name)
+    first = FIRST_CELL.read_text(encoding="utf-8").strip().format(name=name)
     first = nbformat.v4.new_markdown_cell(first, id=project.FIRST_CELL_ID)
     nb.cells.insert(0, first)
     return nb
@@ -75,14 +68,11 @@ def main(argv=None):
     parser = argparse.ArgumentParser(prog="python -m tools.portuguese")
     parser.add_argument("command", choices=["update", "build"])
     parser.add_argument("notebooks", nargs="*", type=Path)
-    args, stale = parser.parse_args(argv), []
+    args = parser.parse_args(argv)
     for notebook in args.notebooks or translated_notebooks():
         if args.command == "update":
             counts = ", ".join(f"{n} {k}" for k, n in update(notebook).items())
             print(f"{po_path(notebook).relative_to(project.ROOT)}: {counts}")
-        elif build(notebook):
-            path = project.NOTEBOOKS_PT / notebook.name
-            stale.append(str(path.relative_to(project.ROOT)))
-    if args.command == "build":
-        print("\n".join(stale))
+        elif stale := build(notebook):
+            print(stale.relative_to(project.ROOT))
     return 0

@@ -34,8 +34,7 @@ def extract(notebook):
     for cell in nbformat.read(notebook, as_version=4).cells:
         keys = []
         if cell.cell_type == "markdown":
-            blocks = markdown_blocks(cell.source)
-            keys = [(None, b.key) for b in blocks if b.kind != "verbatim"]
+            keys = [(None, b.key) for b in markdown_blocks(cell.source)]
         elif cell.cell_type == "code":
             keys = [(CODE, s.key) for s in code_strings(cell.source)]
         for key in keys:

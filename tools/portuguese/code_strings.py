@@ -22,20 +22,12 @@ LITERAL = re.compile(
     r"(?P<body>(?:\\.|.)*?)(?P=quote)",
     re.S,
 )
-BRACKETS = (
-    ast.List,
-    ast.Tuple,
-    ast.Set,
-    ast.Dict,
-    ast.ListComp,
-    ast.SetComp,
-    ast.DictComp,
-    ast.GeneratorExp,
-)
+BRACKETS = (ast.List, ast.Tuple, ast.Dict, ast.ListComp, ast.GeneratorExp)
 DEFS = (ast.Module, ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef)
 BRACES = str.maketrans({"{": "{{", "}": "}}"})
-# start, end: (row, col), rows from 1; key: the text between the quotes as
-# written, of one literal or of several joined by implicit concatenation
+# start, end: (row, col) as ast counts them: rows from 1, UTF-8 bytes;
+# key: the text between the quotes as written, of one literal or of several
+# joined by implicit concatenation
 CodeString = namedtuple("CodeString", "start end key prefix quote pieces")
 
 
@@ -76,7 +68,7 @@ def code_strings(source, every=False):
     everywhere, so that a key or a comparison keeps matching its label)."""
     if source.startswith("#@save") or source.lstrip().startswith("%"):
         return []
-    tree, lines, skip, found = ast.parse(source), source.split("\n"), set(), []
+    tree, skip, found = ast.parse(source), set(), []
     parents = {c: n for n in ast.walk(tree) for c in ast.iter_child_nodes(n)}
     for node in ast.walk(tree):  # a node before those it holds: skip
         if isinstance(node, ast.JoinedStr):  # what an f-string holds
@@ -95,19 +87,13 @@ def code_strings(source, every=False):
                 "plain pieces; make them all raw or all plain"
             )
         prefix = "r" * ("r" in kinds[0]) + "f" * any("f" in k for k in kinds)
-        key = "".join(  # in an f-string, a plain piece's braces doubled
-            lit["body"].translate(BRACES if "f" not in kind else {})
-            if "f" in prefix
-            else lit["body"]
+        double = "f" in prefix  # a plain piece's braces, in an f-string
+        key = "".join(
+            lit["body"].translate(BRACES if double and "f" not in kind else {})
             for lit, kind in zip(literals, kinds)
         )
-        start, end = (  # in characters: ast counts UTF-8 bytes
-            (row, len(lines[row - 1].encode()[:col].decode()))
-            for row, col in (
-                (node.lineno, node.col_offset),
-                (node.end_lineno, node.end_col_offset),
-            )
-        )
+        start = node.lineno, node.col_offset
+        end = node.end_lineno, node.end_col_offset
         quote = literals[0]["quote"]
         item = CodeString(start, end, key, prefix, quote, len(literals))
         if every or _shown(node, parents, key):
@@ -125,6 +111,9 @@ def translate_code(source, lookup):
         if not text or text == item.key:
             continue
         (row, col), (end_row, end_col) = item.start, item.end
+        # in characters: ast counts UTF-8 bytes
+        col = len(lines[row - 1].encode()[:col].decode())
+        end_col = len(lines[end_row - 1].encode()[:end_col].decode())
         room = max(WIDTH - col - len(item.prefix) - 2, 20)
         pieces = _pieces(text, room) if item.pieces > 1 else [text]
         new = [f"{item.prefix}{item.quote}{p}{item.quote}" for p in pieces]

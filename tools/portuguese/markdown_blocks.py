@@ -11,6 +11,7 @@ from mdit_py_plugins.dollarmath import dollarmath_plugin
 WIDTH = 79
 ITEM = re.compile(r"^(\s*(?:[-*+]|\d+[.)]) )")
 MATH = re.compile(r"\$\$.+?\$\$|\$[^$]+\$", re.S)
+INLINE_MATH = re.compile(r"(?<!\$)\$[^$]+\$(?!\$)")
 CODE_SPAN = re.compile(r"`[^`]+`")
 LINK = re.compile(r"\]\(([^)\s]+)\)")
 PLACEHOLDER = re.compile(r"(?<!\{)\{[^{}]*\}(?!\})")
@@ -20,9 +21,8 @@ LETTERS = re.compile(r"[A-Za-zÀ-ÿ]{2,}")
 UNBREAKABLE = re.compile(r" (?=(?:[-+*>|]|#+|\d+[.)])(?: |$)|\$\$|```)")
 PARSER = MarkdownIt("commonmark").enable("table").use(dollarmath_plugin)
 KINDS = {"heading_open": "heading", "table_open": "table"}
-VERBATIM = {"fence", "code_block", "math_block", "math_block_label", "hr"}
-# lines [start, end) of a cell; kind: heading, item, para, table or
-# verbatim; key: its PO msgid; marker: an item's, "  - ", not wrapped
+# lines [start, end) of a cell; kind: heading, item, para or table;
+# key: its PO msgid; marker: an item's, "  - ", not wrapped
 Block = namedtuple("Block", "start end kind key marker", defaults=[""])
 
 
@@ -35,39 +35,30 @@ def bare(text):
     return text
 
 
-def _parsed(lines):
-    """Return the text the parser reads, line for line: a line inside
-    inline math opened on a line before gets an "x" in front, so that the
-    parser reads it as the paragraph going on, not as a list item or a
-    heading (a $ inside a code fence opens no math)."""
-    out, open_math, fenced = [], False, False
-    for line in lines:
-        fenced ^= line.lstrip().startswith("```")
-        out.append("x" + line if open_math and line.strip() else line)
-        odd = re.sub(r"\\\$|\$\$", "", line).count("$") % 2 == 1
-        open_math = bool(line.strip()) and not fenced and open_math != odd
-    return "\n".join(out)
+def _parsed(source):
+    """Return source with the characters of its inline math as x's, line
+    breaks kept: no line inside it reads as a list item or a heading."""
+    return INLINE_MATH.sub(lambda math: re.sub(".", "x", math[0]), source)
 
 
 def markdown_blocks(source):
-    """Return the Blocks of a markdown source, in order."""
+    """Return the Blocks of a markdown source with words to translate."""
     lines, blocks, items = source.split("\n"), [], set()
-    for token in PARSER.parse(_parsed(lines)):
-        kind = KINDS.get(token.type, "verbatim")
+    for token in PARSER.parse(_parsed(source)):
+        kind = KINDS.get(token.type)
         if token.type == "list_item_open":
             items.add(token.map[0])  # a list item's first line
         if token.type == "paragraph_open":
             kind = "item" if token.map[0] in items else "para"
-        elif token.type not in (*KINDS, *VERBATIM, "html_block"):
+        elif kind is None:  # code, math blocks, html: kept as they are
             continue
         start, end = token.map
         text = " ".join(line.strip() for line in lines[start:end])
         marker = ITEM.match(lines[start])[1] if kind == "item" else ""
         if kind in KINDS.values():
             text = "\n".join(lines[start:end])
-        if kind == "verbatim" or not LETTERS.search(bare(text)):
-            kind, text = "verbatim", ""  # nothing to translate
-        blocks.append(Block(start, end, kind, text, marker))
+        if LETTERS.search(bare(text)):  # else nothing to translate
+            blocks.append(Block(start, end, kind, text, marker))
     return blocks
 
 
@@ -88,10 +79,10 @@ def render_block(block, text):
 
 
 def translate_markdown(source, lookup):
-    """Return source with every block replaced by lookup(key) (or kept)."""
+    """Return source with each block replaced by lookup(key), if any."""
     lines, out, last = source.split("\n"), [], 0
     for block in markdown_blocks(source):
-        text = lookup(block.key) if block.kind != "verbatim" else None
+        text = lookup(block.key)
         out += lines[last : block.start]
         old = lines[block.start : block.end]
         out += render_block(block, text) if text else old

@@ -1,5 +1,6 @@
-"""Checks of the translations: translate-toolkit's for links and
-{placeholders}; the project's for math, code spans, numbers, a block's
+"""What tests/test_translations.py requires of each translation of the
+Portuguese edition: translate-toolkit's checks for links and
+{placeholders}; the project's own for math, code spans, numbers, a block's
 structure and the glossary."""
 
 import re
@@ -8,9 +9,15 @@ from pathlib import Path
 import polib
 from translate.filters import checks
 
-from .. import project
-from .catalog import CODE, extract, po_path
-from .markdown_blocks import CODE_SPAN, ITEM, MATH, PLACEHOLDER, bare
+from tools import project
+from tools.portuguese.catalog import CODE, extract, po_path
+from tools.portuguese.markdown_blocks import (
+    CODE_SPAN,
+    ITEM,
+    MATH,
+    PLACEHOLDER,
+    bare,
+)
 
 KEEP = "stays English"  # translator comment of a string kept as it is
 GLOSSARY = project.LOCALE / "glossary.tsv"
