@@ -7,22 +7,20 @@ from tools.project import ROOT
 
 
 def test_package_matches_notebooks():
-    result = subprocess.run(
-        [sys.executable, "-m", "tools.export", "--check"],
-        capture_output=True,
-        text=True,
-        cwd=ROOT,
-    )
+    command = [sys.executable, "-m", "tools.export", "--check"]
+    result = subprocess.run(command, capture_output=True, text=True, cwd=ROOT)
     assert result.returncode == 0, result.stderr
 
 
-def test_every_module_has_do_not_edit_header_and_all():
+def test_every_module_has_header_and_all_and_never_imports_itself():
     modules = sorted((ROOT / "d2l_attention").glob("*.py"))
     assert len(modules) >= 2
     for path in modules:
         text = path.read_text(encoding="utf-8")
         assert "do not edit" in text.splitlines()[0], path
         assert "__all__" in text, path
+        assert "import d2l_attention" not in text, path
+        assert "from d2l_attention" not in text, path
 
 
 def test_package_reexports_public_names():
@@ -49,10 +47,3 @@ def test_importing_the_models_and_loss_leaves_plotting_and_training_out():
         [sys.executable, "-c", code], capture_output=True, text=True
     )
     assert result.returncode == 0, result.stderr
-
-
-def test_the_package_never_imports_itself():
-    for path in (ROOT / "d2l_attention").glob("*.py"):
-        text = path.read_text(encoding="utf-8")
-        assert "import d2l_attention" not in text, path
-        assert "from d2l_attention" not in text, path

@@ -15,13 +15,16 @@ import nbformat
 import pytest
 
 from tools import project, student
-from tools.project import ROOT
+from tools.project import NOTEBOOKS, NOTEBOOKS_PT, ROOT
 from tools.student import tags
 
-ENGLISH = sorted((ROOT / "notebooks").glob("[0-9]*.ipynb"))
-PORTUGUESE = sorted((ROOT / "notebooks" / "pt_BR").glob("[0-9]*.ipynb"))
+ENGLISH = sorted(NOTEBOOKS.glob("[0-9]*.ipynb"))
+PORTUGUESE = sorted(NOTEBOOKS_PT.glob("[0-9]*.ipynb"))
 QUESTION = re.compile(r"^\*\*(Exercise|Exercício) ([0-9]+|[A-Z])\b")
 HEADING = re.compile(r"^#{1,3} ")
+EVERY_NOTEBOOK = pytest.mark.parametrize(
+    "path", ENGLISH + PORTUGUESE, ids=lambda p: str(p.relative_to(NOTEBOOKS))
+)
 
 
 def student_id(cell):
@@ -29,35 +32,30 @@ def student_id(cell):
     return f"{cell.id}-import" if student.CHECKS in tags(cell) else cell.id
 
 
-def solution_runs(cells):
-    """Return the runs of consecutive solution cells, as lists of ids."""
-    runs, previous = [], False
-    for cell in cells:
-        if student.is_solution(cell):
-            if not previous:
-                runs.append([])
-            runs[-1].append(cell.id)
-        previous = student.is_solution(cell)
-    return runs
+def run_student(*args):
+    """Run `python -m tools.student args` in the project root."""
+    command = [sys.executable, "-m", "tools.student", *args]
+    return subprocess.run(command, capture_output=True, text=True, cwd=ROOT)
 
 
-@pytest.mark.parametrize(
-    "path",
-    ENGLISH + PORTUGUESE,
-    ids=lambda p: str(p.relative_to(ROOT / "notebooks")),
-)
+@EVERY_NOTEBOOK
 def test_solutions_out_questions_and_the_rest_kept(path):
     full = nbformat.read(path, as_version=4)
     nb = student.student_notebook(path)
     assert not [cell.id for cell in nb.cells if student.is_solution(cell)]
-    placeholders = [
-        cell for cell in nb.cells if student.PLACEHOLDER in tags(cell)
-    ]
-    others = [
-        cell for cell in nb.cells if student.PLACEHOLDER not in tags(cell)
-    ]
+    # each cell kept in its place, and a line where each run of solution
+    # cells began: the (id, is a placeholder) of each cell, in order
+    expected, previous = [], False
+    for cell in full.cells:
+        if not student.is_solution(cell):
+            expected.append((student_id(cell), False))
+        elif not previous:
+            expected.append((f"{cell.id}-left-out", True))
+        previous = student.is_solution(cell)
+    layout = [(c.id, student.PLACEHOLDER in tags(c)) for c in nb.cells]
+    assert layout == expected
+    others = [c for c in nb.cells if student.PLACEHOLDER not in tags(c)]
     kept = [cell for cell in full.cells if not student.is_solution(cell)]
-    assert [cell.id for cell in others] == [student_id(c) for c in kept]
     for mine, theirs in zip(others, kept):
         if student.CHECKS in tags(theirs):  # the checks hold the answers
             assert "from d2l_attention.exercises import" in mine.source
@@ -66,32 +64,13 @@ def test_solutions_out_questions_and_the_rest_kept(path):
             assert mine.source == theirs.source and mine.outputs == []
         else:  # every other cell, questions included, unchanged, in order
             assert mine == theirs
-    # one line where each run of solution cells was, naming the notebook
-    runs = solution_runs(full.cells)
-    assert [cell.id for cell in placeholders] == [
-        f"{run[0]}-left-out" for run in runs
-    ]
+    # the line names the notebook
     line = student.LINES[project.language(full)].format(name=path.name)
+    placeholders = [c for c in nb.cells if student.PLACEHOLDER in tags(c)]
     assert all(cell.source == line for cell in placeholders)
-    for cell in placeholders:
-        before = full.cells.index(
-            next(c for c in full.cells if c.id == cell.id[: -len("-left-out")])
-        )
-        at = nb.cells.index(cell)
-        assert [
-            c.id for c in nb.cells[:at] if student.PLACEHOLDER not in tags(c)
-        ] == [
-            student_id(c)
-            for c in full.cells[:before]
-            if not student.is_solution(c)
-        ]
 
 
-@pytest.mark.parametrize(
-    "path",
-    ENGLISH + PORTUGUESE,
-    ids=lambda p: str(p.relative_to(ROOT / "notebooks")),
-)
+@EVERY_NOTEBOOK
 def test_every_question_has_a_tagged_worked_solution(path):
     cells = nbformat.read(path, as_version=4).cells
     starts = [
@@ -144,26 +123,18 @@ def test_every_question_has_a_tagged_worked_solution(path):
 
 @pytest.mark.parametrize("path", PORTUGUESE, ids=lambda p: p.name)
 def test_portuguese_student_has_the_english_cells(path):
-    english = student.student_notebook(ROOT / "notebooks" / path.name)
+    english = student.student_notebook(NOTEBOOKS / path.name)
     portuguese = student.student_notebook(path)
     # the first Portuguese cell is the edition's note to the student
-    assert [c.id for c in portuguese.cells[1:]] == [
-        c.id for c in english.cells
-    ]
-    assert [c.cell_type for c in portuguese.cells[1:]] == [
-        c.cell_type for c in english.cells
+    assert [(c.id, c.cell_type) for c in portuguese.cells[1:]] == [
+        (c.id, c.cell_type) for c in english.cells
     ]
 
 
 def test_build_writes_both_editions(tmp_path):
     paths = [ENGLISH[0], PORTUGUESE[0]]
-    result = subprocess.run(
-        [sys.executable, "-m", "tools.student", tmp_path, *paths],
-        capture_output=True,
-        text=True,
-        check=True,
-        cwd=ROOT,
-    )
+    result = run_student(tmp_path, *paths)
+    assert result.returncode == 0, result.stderr
     written = [
         tmp_path / ENGLISH[0].name,
         tmp_path / "pt_BR" / PORTUGUESE[0].name,
@@ -175,18 +146,7 @@ def test_build_writes_both_editions(tmp_path):
 
 
 def test_a_missing_notebook_is_named(tmp_path):
-    result = subprocess.run(
-        [
-            sys.executable,
-            "-m",
-            "tools.student",
-            tmp_path,
-            "notebooks/99_none.ipynb",
-        ],
-        capture_output=True,
-        text=True,
-        cwd=ROOT,
-    )
+    result = run_student(tmp_path, "notebooks/99_none.ipynb")
     assert result.returncode != 0
     assert result.stderr.strip() == (
         "student.py: no such notebook: notebooks/99_none.ipynb"

@@ -58,12 +58,7 @@ def test_portuguese_notebook_is_what_the_generator_builds(notebook):
 def cells(nb):
     """Each cell's id, type, source and metadata (not its last run's)."""
     return [
-        (
-            c.id,
-            c.cell_type,
-            c.source,
-            {k: v for k, v in c.metadata.items() if k != "execution"},
-        )
+        (c.id, c.cell_type, c.source, {**c.metadata, "execution": None})
         for c in nb.cells
     ]
 
@@ -120,44 +115,20 @@ def test_glossary_is_read():
 
 
 def entry(msgid, msgstr, code=False, **kw):
-    return polib.POEntry(
-        msgid=msgid,
-        msgstr=msgstr,
-        msgctxt=catalog.CODE if code else None,
-        **kw,
-    )
+    context = catalog.CODE if code else None
+    return polib.POEntry(msgid=msgid, msgstr=msgstr, msgctxt=context, **kw)
 
 
 @pytest.mark.parametrize(
     "english, portuguese, problem",
     [
         ("The query $\\mathbf q$.", "A consulta.", "math differ"),
-        (
-            "Use `torch.where` here.",
-            "Use torch.where aqui.",
-            "code spans differ",
-        ),
-        (
-            "## Masked softmax",
-            "### Softmax mascarada",
-            "heading level differs",
-        ),
+        ("Use `where` here.", "Use where aqui.", "code spans differ"),
+        ("## Softmax", "### Softmax", "heading level differs"),
         ("1. a step", "- um passo", "list marker differs"),
-        (
-            "See [the book](https://d2l.ai).",
-            "Veja [o livro](https://x.org).",
-            "links differ",
-        ),
-        (
-            "Rows get 1, 3 and 4 keys.",
-            "As linhas ficam com 1 e 4 chaves.",
-            "numbers differ",
-        ),
-        (
-            "The first 5,000 pairs.",
-            "Os 5.400 primeiros pares.",
-            "numbers differ",
-        ),
+        ("[Book](https://d2l.ai).", "[Livro](https://x.org).", "links differ"),
+        ("Rows of 1, 3, 4 keys.", "Linhas de 1, 4 chaves.", "numbers differ"),
+        ("First 5,000 pairs.", "Os 5.400 primeiros.", "numbers differ"),
         ("| a | b |\n|---|---|", "| a | b | c |\n|---|---|---|", "table"),
         (
             "The attention pooling.",
@@ -468,13 +439,8 @@ def test_translated_code_of_every_notebook_parses():
 
 
 def test_lab_pt_sets_portuguese_for_itself_only():
-    settings = (
-        project.LOCALE
-        / "jupyterlab-settings"
-        / "@jupyterlab"
-        / "translation-extension"
-        / "plugin.jupyterlab-settings"
-    )
+    folder = project.LOCALE / "jupyterlab-settings" / "@jupyterlab"
+    settings = folder / "translation-extension" / "plugin.jupyterlab-settings"
     text = "\n".join(
         line
         for line in settings.read_text().split("\n")

@@ -1,7 +1,6 @@
-"""What tests/test_translations.py requires of each translation of the
-Portuguese edition: translate-toolkit's checks for links and
-{placeholders}; the project's own for math, code spans, numbers, a block's
-structure and the glossary."""
+"""What each translation of the Portuguese edition must keep: its links and
+{placeholders} (translate-toolkit's checks), its math, code spans, numbers,
+a block's structure, and the glossary's terms (the project's own)."""
 
 import re
 from pathlib import Path
@@ -10,14 +9,9 @@ import polib
 from translate.filters import checks
 
 from tools import project
+from tools.portuguese import markdown_blocks
 from tools.portuguese.catalog import CODE, extract, po_path
-from tools.portuguese.markdown_blocks import (
-    CODE_SPAN,
-    ITEM,
-    MATH,
-    PLACEHOLDER,
-    bare,
-)
+from tools.portuguese.markdown_blocks import CODE_SPAN, ITEM, MATH, bare
 
 KEEP = "stays English"  # translator comment of a string kept as it is
 GLOSSARY = project.LOCALE / "glossary.tsv"
@@ -64,16 +58,14 @@ def entry_problems(entry, glossary=None):
         kept = KEEP in (entry.tcomment or "")
         return [] if kept else [f"left in English with no '{KEEP}' comment"]
     code = entry.msgctxt == CODE
-    english_kept, found = _kept(english, code), []
+    wanted, found = _kept(english, code), []
     for what, kept in _kept(portuguese, code).items():
-        if kept != english_kept[what]:
-            found.append(
-                f"{what}: {english_kept[what]!r} in English, {kept!r}"
-            )
+        if kept != wanted[what]:
+            found.append(f"{what}: {wanted[what]!r} in English, {kept!r}")
     # translate-toolkit's tests; in a {placeholder}, a string's words are
     # the translator's ({'on' if x else 'off'})
     texts = [
-        PLACEHOLDER.sub(lambda m: QUOTED.sub("''", m[0]), text)
+        markdown_blocks.PLACEHOLDER.sub(lambda m: QUOTED.sub("''", m[0]), text)
         for text in (english, portuguese)
     ]
     for what, test in (LINKS | PLACEHOLDERS if code else LINKS).items():

@@ -36,23 +36,13 @@ EDITIONS = {
         {"jupyterlab-settings": LOCALE / "jupyterlab-settings"},
     ),
 }
+# heads the handout's requirements.txt: the project's pins, no comments
 REQUIREMENTS_HEADER = {
     "en": "# What the notebooks need, pinned: `make lab` installs it "
     "(README)\n",
     "pt_BR": "# O que os notebooks usam, com as versões fixadas: `make lab` "
     "instala (README)\n",
 }
-
-
-def requirements(edition):
-    """Return the project's pinned requirements, under a short header."""
-    lines = (ROOT / "requirements.txt").read_text(encoding="utf-8")
-    pins = [
-        line
-        for line in lines.splitlines()
-        if line.strip() and not line.startswith("#")
-    ]
-    return REQUIREMENTS_HEADER[edition] + "\n".join(pins) + "\n"
 
 
 def fill(folder, edition):
@@ -78,20 +68,16 @@ def fill(folder, edition):
         shutil.copy2(FILES / name, folder / name)
     shutil.copy2(FILES / readme, folder / "README.md")
     shutil.copy2(ROOT / "LICENSE", folder / "LICENSE")
+    pins = [
+        line
+        for line in (ROOT / "requirements.txt").read_text("utf-8").splitlines()
+        if line.strip() and not line.startswith("#")
+    ]
     (folder / "requirements.txt").write_text(
-        requirements(edition), encoding="utf-8"
+        REQUIREMENTS_HEADER[edition] + "\n".join(pins) + "\n", encoding="utf-8"
     )
     for name, source in extras.items():
         shutil.copytree(source, folder / name)
-
-
-def zip_folder(folder, target):
-    """Write folder, under its own name, into the zip file target."""
-    with zipfile.ZipFile(target, "w", zipfile.ZIP_DEFLATED) as archive:
-        for path in sorted(folder.rglob("*")):
-            if path.is_file():
-                name = Path(folder.name) / path.relative_to(folder)
-                archive.write(path, name.as_posix())
 
 
 def build(out_dir, edition):
@@ -100,13 +86,17 @@ def build(out_dir, edition):
     out_dir = Path(out_dir)
     out_dir.mkdir(parents=True, exist_ok=True)
     with tempfile.TemporaryDirectory(dir=out_dir) as temporary:
-        folder = Path(temporary) / name
+        folder = Path(temporary, name)
         folder.mkdir()
         fill(folder, edition)
-        zip_folder(folder, Path(temporary) / f"{name}.zip")
+        # the zip holds the folder's files under the folder's own name
+        with zipfile.ZipFile(f"{folder}.zip", "w", zipfile.ZIP_DEFLATED) as zf:
+            for path in sorted(folder.rglob("*")):
+                if path.is_file():
+                    zf.write(path, path.relative_to(temporary).as_posix())
         shutil.rmtree(out_dir / name, ignore_errors=True)
         os.replace(folder, out_dir / name)
-        os.replace(Path(temporary) / f"{name}.zip", out_dir / f"{name}.zip")
+        os.replace(f"{folder}.zip", out_dir / f"{name}.zip")
     return out_dir / f"{name}.zip"
 
 

@@ -62,21 +62,6 @@ def is_solution(cell):
     return SOLUTION in tags(cell)
 
 
-def add_placeholders(nb, name, lines=LINES):
-    """Put a placeholder line before each run of solution cells."""
-    line = lines[language(nb)].format(name=name)
-    cells, previous = [], False
-    for cell in nb.cells:
-        if is_solution(cell) and not previous:
-            placeholder = nbformat.v4.new_markdown_cell(line)
-            placeholder.id = f"{cell.id}-left-out"
-            placeholder.metadata["tags"] = [PLACEHOLDER]
-            cells.append(placeholder)
-        cells.append(cell)
-        previous = is_solution(cell)
-    nb.cells = cells
-
-
 def checks_import(cell, defines_messages):
     """Return the cell that imports the check functions cell defines.
 
@@ -107,20 +92,27 @@ def checks_import(cell, defines_messages):
 def student_notebook(path, lines=LINES):
     """Return the student edition of the notebook at path."""
     nb = nbformat.read(path, as_version=4)
-    add_placeholders(nb, Path(path).name, lines)
+    line = lines[language(nb)].format(name=Path(path).name)
     defines_messages = any(
         cell.cell_type == "code"
         and cell.source.startswith("#@save")
         and "\nclass Messages" in cell.source
         for cell in nb.cells
     )
-    nb.cells = [
-        checks_import(cell, defines_messages) if CHECKS in tags(cell) else cell
-        for cell in nb.cells
-    ]
+    cells, previous = [], False
     for cell in nb.cells:
-        if CHECK in tags(cell):  # its verdict was on the worked solution
+        if is_solution(cell) and not previous:  # a run begins: one line
+            placeholder = nbformat.v4.new_markdown_cell(line)
+            placeholder.id = f"{cell.id}-left-out"
+            placeholder.metadata["tags"] = [PLACEHOLDER]
+            cells.append(placeholder)
+        previous = is_solution(cell)
+        if CHECKS in tags(cell):
+            cell = checks_import(cell, defines_messages)
+        elif CHECK in tags(cell):  # its verdict was on the worked solution
             cell.outputs, cell.execution_count = [], None
+        cells.append(cell)
+    nb.cells = cells
     remove = TagRemovePreprocessor(remove_cell_tags={SOLUTION}, enabled=True)
     nb, _ = remove.preprocess(nb, {})
     nbformat.validate(nb)

@@ -25,12 +25,12 @@ import subprocess
 import sys
 import time
 import urllib.request
+from contextlib import suppress
 from pathlib import Path
 
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
-from tools import project
-from tools.project import NOTEBOOKS, ROOT
+from tools.project import LOCALE, NOTEBOOKS, ROOT
 
 JUPYTER = Path(sys.executable).parent / "jupyter"
 # typed into a text box: sentences of the training data, the first one
@@ -39,10 +39,11 @@ SENTENCES = ("i'm home .", "go .")
 RUN_TIMEOUT_S = 1200  # a whole notebook, on a slow CPU
 CHANGE_TIMEOUT_S = 120  # one explorer update
 # errors in the page that mean a widget is broken
-WIDGET_ERROR = re.compile(
-    r"widget|jupyter-widgets|comm|model not found|ipywidgets", re.I
-)
+WIDGET_ERROR = re.compile(r"widget|comm|model not found", re.I)
 ERROR_TEXT = re.compile(r"Traceback|^\s*\w*(Error|Exception)\b", re.M)
+OUTPUT = '.jp-OutputArea-output[data-mime-type="{}"]'
+STDERR = OUTPUT.format("application/vnd.jupyter.stderr")
+TEXT_PLAIN = OUTPUT.format("text/plain")
 # JupyterLab settings for the test: no news pop-up over the notebook, and
 # every cell in the page (by default only the visible ones are)
 LAB_SETTINGS = {
@@ -56,12 +57,11 @@ LAB_SETTINGS = {
 }
 PORTUGUESE = "pt_BR"  # the folder of the Portuguese edition, and its locale
 # make lab-pt's settings: JupyterLab's interface in Portuguese
-PORTUGUESE_SETTINGS = project.LOCALE / "jupyterlab-settings"
-MIN_SLIDER_PX = 100  # a slider track shorter than this cannot be dragged
+PORTUGUESE_SETTINGS = LOCALE / "jupyterlab-settings"
+LABELS = ".widget-label, .widget-label-basic"
 CONTROLS = (
-    ".widget-slider, .widget-text, .widget-textarea, "
-    ".widget-dropdown, .widget-checkbox, .widget-toggle-buttons, "
-    ".widget-radio-box"
+    ".widget-slider, .widget-text, .widget-textarea, .widget-dropdown, "
+    ".widget-checkbox, .widget-toggle-buttons, .widget-radio-box"
 )
 
 
@@ -86,11 +86,8 @@ def served_name(path):
 def copy_notebooks(paths, workdir):
     """Copy notebooks/ (and any other notebook asked for) into workdir."""
     served = workdir / "notebooks"
-    shutil.copytree(
-        NOTEBOOKS,
-        served,
-        ignore=shutil.ignore_patterns(".ipynb_checkpoints", "__pycache__"),
-    )
+    ignore = shutil.ignore_patterns(".ipynb_checkpoints", "__pycache__")
+    shutil.copytree(NOTEBOOKS, served, ignore=ignore)
     # notebooks that look for ../data find the project's data
     (workdir / "data").symlink_to(ROOT / "data", target_is_directory=True)
     for path in paths:
@@ -133,7 +130,6 @@ class LabServer:
         ]
         if os.geteuid() == 0:  # containers and CI run as root
             cmd.append("--allow-root")
-        self.log_path = log_path
         self.log = open(log_path, "w", encoding="utf-8")
         self.proc = subprocess.Popen(
             cmd,
@@ -161,31 +157,27 @@ class LabServer:
             if self.proc.poll() is not None:
                 raise RuntimeError(
                     f"JupyterLab exited with code {self.proc.returncode}; "
-                    f"see {self.log_path}"
+                    f"see {self.log.name}"
                 )
-            try:
+            with suppress(OSError):
                 self.api("status")
                 return
-            except OSError:
-                time.sleep(0.5)
+            time.sleep(0.5)
         raise RuntimeError(f"JupyterLab did not answer in {timeout_s} s")
 
     def url(self, name):
         """Return the address that opens notebook `name` in JupyterLab."""
         # a workspace of its own, so no tab of an earlier notebook reopens
-        workspace = Path(name).stem
         return (
-            f"http://127.0.0.1:{self.port}/lab/workspaces/{workspace}"
+            f"http://127.0.0.1:{self.port}/lab/workspaces/{Path(name).stem}"
             f"/tree/{name}?token={self.token}"
         )
 
     def shutdown_kernels(self):
         """Shut down every kernel of the server (best effort)."""
-        try:
+        with suppress(OSError):
             for kernel in self.api("kernels"):
                 self.api(f"kernels/{kernel['id']}", method="DELETE")
-        except OSError:
-            pass
 
     def stop(self):
         """Stop the server and everything in its process group."""
@@ -223,11 +215,8 @@ def click_menu(page, menu, command):
 
 # the open notebook's kernel status as JupyterLab shows it ("idle", "busy",
 # "initializing", "unknown", ...)
-KERNEL_JS = """() => {
-    const panel = jupyterapp.shell.currentWidget;
-    return panel && panel.sessionContext
-        ? panel.sessionContext.kernelDisplayStatus : 'no notebook';
-}"""
+KERNEL_JS = """() => jupyterapp.shell.currentWidget?.sessionContext
+    ?.kernelDisplayStatus ?? 'no notebook'"""
 
 
 def wait_kernel_idle(page, timeout_s):
@@ -237,11 +226,11 @@ def wait_kernel_idle(page, timeout_s):
     clicks "Select" to take the one it proposes, and so does this.
     """
     deadline = time.monotonic() + timeout_s
+    dialog = page.locator(".jp-Dialog").first
     while page.evaluate(KERNEL_JS) != "idle":
-        dialog = page.locator(".jp-Dialog")
         # the kernel dialog, in any language: a list of kernels to pick
-        if dialog.count() and dialog.first.locator("select").count():
-            dialog.first.locator(".jp-mod-accept").click()
+        if dialog.locator("select").count():
+            dialog.locator(".jp-mod-accept").click()
         else:
             check_dialog(page)
         if time.monotonic() > deadline:
@@ -266,11 +255,6 @@ CELLS_JS = """() => jupyterapp.shell.currentWidget.content.widgets
 ANSI = re.compile(r"\x1b\[[0-9;]*m")
 
 
-def code_cells(page):
-    """Return, per code cell: source, count, running and errors."""
-    return page.evaluate(CELLS_JS)
-
-
 def check_dialog(page):
     """Raise if JupyterLab shows a dialog (kernel died, and the like)."""
     dialog = page.locator(".jp-Dialog")
@@ -282,7 +266,8 @@ def check_dialog(page):
 
 def run_all_cells(page, timeout_s):
     """Clear the outputs, run all cells from the Run menu, wait for idle;
-    return the menu items clicked, as shown."""
+    raise if a cell failed or was not run, else return the menu items
+    clicked, as shown."""
     wait_kernel_idle(page, 300)
     clicked = [click_menu(page, "edit", "editmenu:clear-all")]
     page.wait_for_function(
@@ -295,42 +280,26 @@ def run_all_cells(page, timeout_s):
         "() => (" + CELLS_JS + ")().some(c => c.running || c.count)",
         timeout=60_000,
     )
-    while any(cell["running"] for cell in code_cells(page)):
+    while any(cell["running"] for cell in page.evaluate(CELLS_JS)):
         check_dialog(page)
         if time.monotonic() > deadline:
             raise BrowserTestError(f"cells still running after {timeout_s} s")
         time.sleep(1)
     wait_kernel_idle(page, 60)
-    return clicked
-
-
-def error_outputs(scope):
-    """Return the text of the error outputs shown under a page or element."""
-    texts = scope.locator(
-        ".jp-OutputArea-output[data-mime-type="
-        '"application/vnd.jupyter.stderr"]'
-    ).all_inner_texts()
-    return [text for text in texts if ERROR_TEXT.search(text)]
-
-
-def check_cells(page):
-    """Raise if a cell failed or was not run."""
-    cells = code_cells(page)
-    for number, cell in enumerate(cells, start=1):
+    not_run = []
+    for number, cell in enumerate(page.evaluate(CELLS_JS), start=1):
         if cell["errors"]:
             raise BrowserTestError(
                 f"code cell {number} failed: "
                 + ANSI.sub("", cell["errors"][0])[:1500]
             )
-    not_run = [
-        number
-        for number, cell in enumerate(cells, start=1)
-        if cell["source"].strip() and cell["count"] is None
-    ]
+        if cell["source"].strip() and cell["count"] is None:
+            not_run.append(number)
     if not_run:
         raise BrowserTestError(
             f"code cells {not_run} did not run (no error shown)"
         )
+    return clicked
 
 
 def find_explorer(page):
@@ -340,52 +309,41 @@ def find_explorer(page):
     ipywidgets control: an `interact`, or controls displayed beside an
     `interactive_output`.
     """
-    outputs = page.locator(".jp-OutputArea-output")
-    with_controls = page.locator(".jp-Cell-outputArea").filter(
-        has=page.locator(CONTROLS)
-    )
-    try:
-        with_controls.first.wait_for(timeout=30_000)
-    except PlaywrightTimeout:
-        pass  # reported below, with what the page shows instead
-    text = "\n".join(outputs.all_inner_texts())
+    explorers = page.locator(".jp-Cell-outputArea", has=page.locator(CONTROLS))
+    # if none shows, reported below with what the page shows instead
+    with suppress(PlaywrightTimeout):
+        explorers.first.wait_for(timeout=30_000)
+    text = "\n".join(page.locator(".jp-OutputArea-output").all_inner_texts())
     if "Error displaying widget" in text:
         raise BrowserTestError("the page says: Error displaying widget")
-    match = re.search(r"(interactive|[HV]Box)\(children=.{0,80}", text)
-    if match:
+    if match := re.search(r"(interactive|[HV]Box)\(children=.{0,80}", text):
         raise BrowserTestError(f"explorer shown as text: {match.group(0)}")
-    if not with_controls.count():
+    if not explorers.count():
         raise BrowserTestError("no explorer (ipywidgets control) found")
-    explorer = with_controls.last
+    explorer = explorers.last
     explorer.scroll_into_view_if_needed()
     return explorer
 
 
 def control_name(control):
     """Return the label a person reads beside a control."""
-    for label in control.locator(".widget-label, .widget-label-basic").all():
+    for label in control.locator(LABELS).all():
         name = label.inner_text().strip("\u200b \n")
         if name:
             return name
     return control.get_attribute("class").split()[-1]
 
 
-# each label shown in the explorer: its text, the width its text needs and
-# the width it has (ipywidgets cuts a longer text short with an ellipsis)
+# each non-empty label shown in the explorer: its text, the width it needs
+# and the width it has (ipywidgets cuts a longer text short with an ellipsis)
 LABELS_JS = """els => els.filter(el => el.offsetParent !== null).map(el => ({
     text: el.innerText.replace(/\u200b/g, '').trim(),
-    needs: el.scrollWidth, has: el.clientWidth}))"""
+    needs: el.scrollWidth, has: el.clientWidth})).filter(l => l.text)"""
 
 
 def check_labels_fit(explorer):
     """Raise if a label of the explorer is cut short; return a note."""
-    labels = [
-        label
-        for label in explorer.locator(
-            ".widget-label, .widget-label-basic"
-        ).evaluate_all(LABELS_JS)
-        if label["text"]
-    ]
+    labels = explorer.locator(LABELS).evaluate_all(LABELS_JS)
     cut = [
         f"{label['text']!r} needs {label['needs']} px, has {label['has']} px"
         for label in labels
@@ -402,15 +360,17 @@ def check_labels_fit(explorer):
 
 
 def drag_slider(page, control):
-    """Drag a slider's handle by a third of its track; return the readout."""
-    handle = control.locator(".noUi-handle").first
+    """Drag a slider's handle by a third of its track; raise if its readout
+    did not change, return it before and after."""
+    readout = control.locator(".widget-readout").first
+    before = readout.inner_text()
     track = control.locator(".noUi-target").first.bounding_box()
-    if track["width"] < MIN_SLIDER_PX:
+    if track["width"] < 100:  # a shorter track cannot be dragged
         raise BrowserTestError(
             f"slider {control_name(control)!r} is {track['width']:.0f} px "
             f"long: too short to drag (give it a wider layout)"
         )
-    box = handle.bounding_box()
+    box = control.locator(".noUi-handle").first.bounding_box()
     x, y = box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
     # towards the side with more room
     room_right = track["x"] + track["width"] - x
@@ -419,7 +379,12 @@ def drag_slider(page, control):
     page.mouse.down()
     page.mouse.move(x + step, y, steps=12)
     page.mouse.up()
-    return control.locator(".widget-readout").first.inner_text()
+    after = readout.inner_text()
+    if after == before:
+        raise BrowserTestError(
+            f"slider {control_name(control)!r} did not move when dragged"
+        )
+    return f"{before} -> {after}"
 
 
 def type_sentence(page, control):
@@ -439,47 +404,29 @@ def type_sentence(page, control):
 
 def pick_other(control):
     """Choose another option of a drop-down, checkbox or button row."""
-    select = control.locator("select")
+    select = control.locator("select").first
+    checkbox = control.locator("input[type=checkbox]").first
     if select.count():
-        options = select.first.locator("option").all_inner_texts()
+        options = select.locator("option").all_inner_texts()
         # the label shown, not the value attribute (ipywidgets may number
         # its options)
-        current = select.first.evaluate(
+        current = select.evaluate(
             "s => s.selectedIndex < 0 ? null : s.options[s.selectedIndex].text"
         )
         choice = next(o for o in options if o != current)
-        select.first.select_option(label=choice)
+        select.select_option(label=choice)
         return choice
-    if control.locator("input[type=checkbox]").count():
-        control.locator("input[type=checkbox]").first.click()
+    if checkbox.count():
+        checkbox.click()
         return "toggled"
-    option = control.locator(
-        "button:not(.mod-active), input[type=radio]:not(:checked)"
-    ).first
+    unpicked = "button:not(.mod-active), input[type=radio]:not(:checked)"
+    option = control.locator(unpicked).first
     option.click()
     return option.inner_text() or "clicked"
 
 
-def work_control(page, control):
-    """Work one control as a person would; return what it now shows."""
-    classes = control.get_attribute("class")
-    if "widget-slider" in classes:
-        before = control.locator(".widget-readout").first.inner_text()
-        after = drag_slider(page, control)
-        if after == before:
-            raise BrowserTestError(
-                f"slider {control_name(control)!r} did not move when dragged"
-            )
-        return f"{before} -> {after}"
-    if "widget-text" in classes:
-        return repr(type_sentence(page, control))
-    return pick_other(control)
-
-
 # what an explorer shows, as opposed to its controls
 SHOWN = ".widget-output, .widget-image, .widget-html, .widget-htmlmath"
-
-
 # what a person sees there: the text, and each image's data
 SHOWN_JS = """els => els.map(el => el.innerText + [
     ...el.querySelectorAll('img')].map(img => img.src).join('|')).join('|')"""
@@ -519,15 +466,19 @@ def wait_output_change(page, explorer, before, timeout_s):
     return wait_settled(explorer, deadline) != before
 
 
-def check_no_repr(explorer):
-    """Raise if the explorer shows a returned value as text (a repr).
+def check_explorer_outputs(explorer, name):
+    """Raise if the explorer shows an error after working control `name`,
+    or a returned value as text (a repr).
 
     Printed text is stdout; a text/plain output in an explorer is the
     repr of what its callback returned, such as a raw tensor.
     """
-    reprs = explorer.locator(
-        '.jp-OutputArea-output[data-mime-type="text/plain"]'
-    )
+    texts = explorer.locator(STDERR).all_inner_texts()
+    if errors := [text for text in texts if ERROR_TEXT.search(text)]:
+        raise BrowserTestError(
+            f"explorer error after working {name!r}: {errors[0][-1500:]}"
+        )
+    reprs = explorer.locator(TEXT_PLAIN)
     if reprs.count():
         raise BrowserTestError(
             "the explorer shows a returned value as text (its callback "
@@ -540,39 +491,38 @@ def explore(page, explorer, out_dir):
     if not explorer.locator(SHOWN).count():
         raise BrowserTestError("the explorer shows no output area")
     explorer.screenshot(path=out_dir / "explorer-before.png")
-    labels = check_labels_fit(explorer)
-    notes, changed = [], []
-    for i, control in enumerate(explorer.locator(CONTROLS).all()):
+    notes, unchanged = [check_labels_fit(explorer)], []
+    for i, control in enumerate(explorer.locator(CONTROLS).all(), start=1):
         before = shown_html(explorer)
         name = control_name(control)
-        shown = work_control(page, control)
+        classes = control.get_attribute("class")
+        if "widget-slider" in classes:
+            shown = drag_slider(page, control)
+        elif "widget-text" in classes:
+            shown = repr(type_sentence(page, control))
+        else:
+            shown = pick_other(control)
         change = wait_output_change(page, explorer, before, CHANGE_TIMEOUT_S)
-        explorer.screenshot(path=out_dir / f"explorer-after-{i + 1}.png")
-        errors = error_outputs(explorer)
-        if errors:
-            raise BrowserTestError(
-                f"explorer error after working {name!r}: {errors[0][-1500:]}"
-            )
-        check_no_repr(explorer)
+        explorer.screenshot(path=out_dir / f"explorer-after-{i}.png")
+        check_explorer_outputs(explorer, name)
         notes.append(
             f"{name}: {shown}, "
             + ("output changed" if change else "OUTPUT UNCHANGED")
         )
-        changed.append(change)
-    unchanged = [note for note, change in zip(notes, changed) if not change]
+        if not change:
+            unchanged.append(notes[-1])
     if unchanged:
         raise BrowserTestError(
             "working a control of the explorer changed nothing: "
             + "; ".join(unchanged)
         )
-    return [labels] + notes
+    return notes
 
 
 # per figure of the notebook: the prompt of its cell, its size as drawn
 # (natural) and as shown (client)
 FIGURES_JS = """els => els.map(img => {
-    const cell = img.closest('.jp-Cell');
-    const prompt = cell && cell.querySelector('.jp-InputPrompt');
+    const prompt = img.closest('.jp-Cell')?.querySelector('.jp-InputPrompt');
     return {cell: prompt ? prompt.innerText.replace(':', '').trim() : '?',
             natural: [img.naturalWidth, img.naturalHeight],
             shown: [img.clientWidth, img.clientHeight]};
@@ -590,9 +540,8 @@ def save_figures(page, out_dir):
     images = page.locator(".jp-OutputArea-output img")
     notes = []
     for i, info in enumerate(images.evaluate_all(FIGURES_JS)):
-        image = images.nth(i)
-        image.scroll_into_view_if_needed()
-        image.screenshot(path=out_dir / f"figure-{i + 1:02d}.png")
+        # the screenshot scrolls the figure into view first
+        images.nth(i).screenshot(path=out_dir / f"figure-{i + 1:02d}.png")
         (width, height), (shown_w, shown_h) = info["natural"], info["shown"]
         where = f"figure {i + 1} (cell {info['cell']}, {width}x{height} px)"
         if shown_w < 0.95 * width:
@@ -606,38 +555,16 @@ def save_figures(page, out_dir):
 
 def raw_reprs(page):
     """Return notes on text outputs that show a raw object repr."""
-    outputs = page.locator(
-        '.jp-OutputArea-output[data-mime-type="text/plain"]'
-    )
-    return [
-        f"note: raw repr shown: {match.group(0)[:100]!r}"
-        for text in outputs.all_inner_texts()
-        for match in [RAW_REPR.search(text)]
-        if match
-    ]
-
-
-class Console:
-    """The browser console's errors, and uncaught page errors."""
-
-    def __init__(self, page):
-        self.errors = []
-        page.on("console", self.on_message)
-        page.on("pageerror", lambda error: self.errors.append(str(error)))
-
-    def on_message(self, message):
-        """Keep a console message if it is an error."""
-        if message.type == "error":
-            self.errors.append(message.text)
-
-    def widget_errors(self):
-        """Return the errors that come from the widgets."""
-        return [text for text in self.errors if WIDGET_ERROR.search(text)]
+    texts = page.locator(TEXT_PLAIN).all_inner_texts()
+    matches = filter(None, map(RAW_REPR.search, texts))
+    return [f"note: raw repr shown: {m.group(0)[:100]!r}" for m in matches]
 
 
 def check_notebook(page, url, out_dir):
     """Open one notebook, run it and work its explorer; return notes."""
-    console = Console(page)
+    messages = []  # (type, text) of each console message and page error
+    page.on("console", lambda msg: messages.append((msg.type, msg.text)))
+    page.on("pageerror", lambda error: messages.append(("error", str(error))))
     page.goto(url)
     page.locator(".jp-NotebookPanel .jp-Cell").first.wait_for(timeout=120_000)
     try:  # the saved explorer of a trusted notebook is a widget
@@ -648,16 +575,16 @@ def check_notebook(page, url, out_dir):
         ) from error
     page.screenshot(path=out_dir / "saved-explorer.png")
     clicked = run_all_cells(page, RUN_TIMEOUT_S)
-    check_cells(page)
     explorer = find_explorer(page)
-    notes = ["menus: " + ", ".join(clicked)]
-    notes += explore(page, explorer, out_dir)
+    notes = ["menus: " + ", ".join(clicked)] + explore(page, explorer, out_dir)
     explorer.scroll_into_view_if_needed()
     page.screenshot(path=out_dir / "page-at-explorer.png")
     notes += save_figures(page, out_dir) + raw_reprs(page)
-    if console.widget_errors():
+    errors = [text for kind, text in messages if kind == "error"]
+    widget_errors = [text for text in errors if WIDGET_ERROR.search(text)]
+    if widget_errors:
         raise BrowserTestError(
             "widget errors in the browser console: "
-            + " | ".join(console.widget_errors())[:1500]
+            + " | ".join(widget_errors)[:1500]
         )
-    return notes + [f"console error: {text[:200]}" for text in console.errors]
+    return notes + [f"console error: {text[:200]}" for text in errors]
