@@ -6,7 +6,6 @@ import matplotlib.pyplot as plt
 import torch
 from IPython.display import display
 from matplotlib import ticker
-from matplotlib.ticker import MaxNLocator
 
 from .checks import Messages
 
@@ -54,7 +53,9 @@ def show_heatmaps(
             # a tick at every index up to 16, else a few whole numbers
             for axis, size in [(ax.xaxis, num_keys), (ax.yaxis, num_queries)]:
                 axis.set_major_locator(
-                    MaxNLocator(min(size, 16), integer=True, min_n_ticks=1)
+                    ticker.MaxNLocator(
+                        min(size, 16), integer=True, min_n_ticks=1
+                    )
                 )
             if i == num_rows - 1:
                 ax.set_xlabel(xlabel)

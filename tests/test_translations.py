@@ -365,6 +365,19 @@ def test_blocks_of_markdown():
     ]
 
 
+def test_a_dollar_in_code_or_escaped_opens_no_math():
+    source = (
+        "Type `$` here.\n\n```bash\necho $HOME\n```\n\n"
+        "It costs \\$5.\n\n- an item with $x$ math"
+    )
+    blocks = markdown_blocks.markdown_blocks(source)
+    assert [(b.kind, b.key) for b in blocks] == [
+        ("para", "Type `$` here."),
+        ("para", "It costs \\$5."),
+        ("item", "- an item with $x$ math"),
+    ]
+
+
 def test_every_english_block_survives_a_round_trip():
     for notebook in sorted(project.NOTEBOOKS.glob("*.ipynb")):
         for cell in nbformat.read(notebook, as_version=4).cells:

@@ -1,6 +1,10 @@
-"""What each translation of the Portuguese edition must keep: its links and
-{placeholders} (translate-toolkit's checks), its math, code spans, numbers,
-a block's structure, and the glossary's terms (the project's own)."""
+"""The checks of the Portuguese edition's PO files, which
+tests/test_translations.py runs: every English block and string has an
+entry, translated (not fuzzy; left in English only with a 'stays English'
+comment) and true to the English. A translation keeps its links and
+{placeholders} (translate-toolkit's checks), its math, code spans and
+numbers, a block's structure, the glossary's terms, and none of the
+glossary's refused forms (the project's own checks)."""
 
 import re
 from pathlib import Path
@@ -9,9 +13,14 @@ import polib
 from translate.filters import checks
 
 from tools import project
-from tools.portuguese import markdown_blocks
 from tools.portuguese.catalog import CODE, extract, po_path
-from tools.portuguese.markdown_blocks import CODE_SPAN, ITEM, MATH, bare
+from tools.portuguese.markdown_blocks import (
+    CODE_SPAN,
+    ITEM,
+    MATH,
+    PLACEHOLDER,
+    bare,
+)
 
 KEEP = "stays English"  # translator comment of a string kept as it is
 GLOSSARY = project.LOCALE / "glossary.tsv"
@@ -65,7 +74,7 @@ def entry_problems(entry, glossary=None):
     # translate-toolkit's tests; in a {placeholder}, a string's words are
     # the translator's ({'on' if x else 'off'})
     texts = [
-        markdown_blocks.PLACEHOLDER.sub(lambda m: QUOTED.sub("''", m[0]), text)
+        PLACEHOLDER.sub(lambda m: QUOTED.sub("''", m[0]), text)
         for text in (english, portuguese)
     ]
     for what, test in (LINKS | PLACEHOLDERS if code else LINKS).items():

@@ -8,10 +8,10 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 NOTEBOOKS = ROOT / "notebooks"  # the English notebooks, the source
 NOTEBOOKS_PT = NOTEBOOKS / "pt_BR"  # the Portuguese edition, generated
-LOCALE = ROOT / "locale" / "pt_BR"  # its PO files and glossary
+LOCALE = ROOT / "locale" / "pt_BR"  # its PO files, glossary, first cell
 PACKAGE = ROOT / "d2l_attention"  # generated from the #@save cells
 # the id of the first cell of every Portuguese notebook: a note saying
-# where it comes from (tools/portuguese/)
+# where it comes from (locale/pt_BR/first_cell.md)
 FIRST_CELL_ID = "pt-br-generated"
 SOLUTION = "solution"  # the tag of a worked solution's cells
 

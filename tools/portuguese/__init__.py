@@ -10,6 +10,5 @@ notebooks (tests/translation_checks.py checks the translations).
 
 import logging
 
-# translate-toolkit warns at import that RapidFuzz is missing and falls back
-# to a slower matcher, fast enough here: silence that warning
+# translate-toolkit's warning that RapidFuzz is missing: its fallback will do
 logging.getLogger("translate.search.lshtein").setLevel(logging.ERROR)

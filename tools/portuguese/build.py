@@ -1,13 +1,12 @@
-"""The command line; the Portuguese notebooks, written from the PO files."""
+"""The Portuguese notebooks, written from the English and the PO files."""
 
-import argparse
 import copy
 from pathlib import Path
 
 import nbformat
 
 from .. import project
-from .catalog import CODE, po_path, translations, update
+from .catalog import CODE, po_path, translations
 from .code_strings import translate_code
 from .markdown_blocks import translate_markdown
 
@@ -60,19 +59,3 @@ def translated_notebooks():
     """Return the English notebooks that have a PO file."""
     notebooks = sorted(project.NOTEBOOKS.glob("*.ipynb"))
     return [path for path in notebooks if po_path(path).exists()]
-
-
-def main(argv=None):
-    """Run the command on the notebooks named (or all); print each PO
-    file's counts, or the notebooks that must be run again."""
-    parser = argparse.ArgumentParser(prog="python -m tools.portuguese")
-    parser.add_argument("command", choices=["update", "build"])
-    parser.add_argument("notebooks", nargs="*", type=Path)
-    args = parser.parse_args(argv)
-    for notebook in args.notebooks or translated_notebooks():
-        if args.command == "update":
-            counts = ", ".join(f"{n} {k}" for k, n in update(notebook).items())
-            print(f"{po_path(notebook).relative_to(project.ROOT)}: {counts}")
-        elif stale := build(notebook):
-            print(stale.relative_to(project.ROOT))
-    return 0

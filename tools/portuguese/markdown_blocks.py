@@ -11,7 +11,9 @@ from mdit_py_plugins.dollarmath import dollarmath_plugin
 WIDTH = 79
 ITEM = re.compile(r"^(\s*(?:[-*+]|\d+[.)]) )")
 MATH = re.compile(r"\$\$.+?\$\$|\$[^$]+\$", re.S)
-INLINE_MATH = re.compile(r"(?<!\$)\$[^$]+\$(?!\$)")
+# what _parsed sees: a code span or fence (kept), or inline math, which may
+# run over lines but not over a blank one (masked); \$ opens no math
+MASK = re.compile(r"(`+).*?\1|(?<![\\$])\$(?:[^$\n]|\n(?!\s*\n))+?\$", re.S)
 CODE_SPAN = re.compile(r"`[^`]+`")
 LINK = re.compile(r"\]\(([^)\s]+)\)")
 PLACEHOLDER = re.compile(r"(?<!\{)\{[^{}]*\}(?!\})")
@@ -38,7 +40,7 @@ def bare(text):
 def _parsed(source):
     """Return source with the characters of its inline math as x's, line
     breaks kept: no line inside it reads as a list item or a heading."""
-    return INLINE_MATH.sub(lambda math: re.sub(".", "x", math[0]), source)
+    return MASK.sub(lambda m: m[0] if m[1] else re.sub(".", "x", m[0]), source)
 
 
 def markdown_blocks(source):
