@@ -1,0 +1,1 @@
+"""The browser tests and their JupyterLab driver."""
