@@ -376,6 +376,9 @@ def test_a_dollar_in_code_or_escaped_opens_no_math():
         ("para", "It costs \\$5."),
         ("item", "- an item with $x$ math"),
     ]
+    assert (
+        markdown_blocks.bare("It costs \\$5 or \\$6.").split()[-1] == "\\$6."
+    )
 
 
 def test_every_english_block_survives_a_round_trip():

@@ -85,9 +85,9 @@ def entry_problems(entry, glossary=None):
     return found + glossary_problems(entry, glossary)
 
 
-def read_glossary(path=GLOSSARY):
+def read_glossary():
     """Return [(english forms, portuguese forms, forms to avoid, instead)]."""
-    lines = path.read_text(encoding="utf-8").split("\n")
+    lines = GLOSSARY.read_text(encoding="utf-8").split("\n")
     lines = [line for line in lines if line.strip() and line[0] != "#"]
     return [  # the first line: the header
         tuple(

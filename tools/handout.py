@@ -23,7 +23,7 @@ from pathlib import Path
 import nbformat
 
 from tools import student
-from tools.project import LOCALE, NOTEBOOKS, NOTEBOOKS_PT, ROOT, language
+from tools.project import LOCALE, NOTEBOOKS, NOTEBOOKS_PT, PACKAGE, ROOT
 
 FILES = ROOT / "tools" / "handout_files"
 # edition: (folder and zip name, its notebooks, its README, its extras)
@@ -51,7 +51,7 @@ def fill(folder, edition):
     (folder / "notebooks").mkdir()
     for path in sorted(notebooks.glob("[0-9][0-9]_*.ipynb")):
         nb = student.student_notebook(path, student.HANDOUT_LINES)
-        if language(nb) == "pt_BR":
+        if edition == "pt_BR":
             # "escrito a partir do original em inglês, `notebooks/...`, e":
             # the handout holds no English original
             nb.cells[0].source = re.sub(
@@ -59,7 +59,7 @@ def fill(folder, edition):
             )
         nbformat.write(nb, folder / "notebooks" / path.name)
     (folder / "d2l_attention").mkdir()
-    for module in sorted((ROOT / "d2l_attention").glob("*.py")):
+    for module in sorted(PACKAGE.glob("*.py")):
         shutil.copy2(module, folder / "d2l_attention" / module.name)
     (folder / "data").mkdir()
     for name in ("README.md", "fra-eng-first-5000.txt"):

@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 
 from tests.browser import lab_driver
+from tools import project
 
 BROWSERS = ("chromium", "chromium-browser")
 
@@ -29,7 +30,7 @@ def pytest_generate_tests(metafunc):
     if "notebook" in metafunc.fixturenames:
         paths = [Path(p) for p in metafunc.config.getoption("notebook")] or (
             sorted(lab_driver.NOTEBOOKS.glob("*.ipynb"))
-            + sorted((lab_driver.NOTEBOOKS / "pt_BR").glob("*.ipynb"))
+            + sorted(project.NOTEBOOKS_PT.glob("*.ipynb"))
         )
         metafunc.parametrize(
             "notebook", paths, ids=map(lab_driver.served_name, paths)

@@ -55,7 +55,7 @@ LAB_SETTINGS = {
         "windowingMode": "none"
     },
 }
-PORTUGUESE = "pt_BR"  # the folder of the Portuguese edition, and its locale
+PORTUGUESE = "pt_BR"  # the Portuguese edition's JupyterLab locale
 # make lab-pt's settings: JupyterLab's interface in Portuguese
 PORTUGUESE_SETTINGS = LOCALE / "jupyterlab-settings"
 LABELS = ".widget-label, .widget-label-basic"

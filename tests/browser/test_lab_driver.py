@@ -32,7 +32,7 @@ def test_notebooks_are_served_from_a_copy(tmp_path):
 
 def test_each_edition_is_tested_in_its_language(tmp_path):
     english = sorted(lab_driver.NOTEBOOKS.glob("*.ipynb"))
-    portuguese = sorted((lab_driver.NOTEBOOKS / "pt_BR").glob("*.ipynb"))
+    portuguese = sorted(project.NOTEBOOKS_PT.glob("*.ipynb"))
     assert english and len(portuguese) == len(english)
     assert {project.language(p) for p in english} == {"en"}
     assert {project.language(p) for p in portuguese} == {"pt_BR"}

@@ -10,10 +10,10 @@ from mdit_py_plugins.dollarmath import dollarmath_plugin
 
 WIDTH = 79
 ITEM = re.compile(r"^(\s*(?:[-*+]|\d+[.)]) )")
-MATH = re.compile(r"\$\$.+?\$\$|\$[^$]+\$", re.S)
-# what _parsed sees: a code span or fence (kept), or inline math, which may
-# run over lines but not over a blank one (masked); \$ opens no math
-MASK = re.compile(r"(`+).*?\1|(?<![\\$])\$(?:[^$\n]|\n(?!\s*\n))+?\$", re.S)
+# inline math runs over lines, not over a blank one; \$ opens none
+INLINE_MATH = r"(?<![\\$])\$(?:[^$\n]|\n(?!\s*\n))+?\$"
+MATH = re.compile(r"\$\$.+?\$\$|" + INLINE_MATH, re.S)
+MASK = re.compile(r"(`+).*?\1|" + INLINE_MATH, re.S)  # code, or math: _parsed
 CODE_SPAN = re.compile(r"`[^`]+`")
 LINK = re.compile(r"\]\(([^)\s]+)\)")
 PLACEHOLDER = re.compile(r"(?<!\{)\{[^{}]*\}(?!\})")
@@ -32,7 +32,7 @@ def bare(text):
     """Return text without math, code spans, link targets, placeholders;
     a line break in a string of code, "\\n", is a space."""
     text = text.replace("\\n", " ")
-    for pattern in (MATH, CODE_SPAN, LINK, PLACEHOLDER):
+    for pattern in (CODE_SPAN, MATH, LINK, PLACEHOLDER):
         text = pattern.sub(" ", text)
     return text
 
