@@ -20,8 +20,11 @@ HANDOUT := build/handout
 CODE   := d2l_attention tests tools bench
 # JupyterLab refuses to start as root (containers) unless told to
 LAB_FLAGS ?= $(if $(filter 0,$(shell id -u)),--allow-root)
+# seconds a cell may take before its wait fails, naming it: the longest
+# takes about 30 s on 2 cores (tools/execute.py's CELL_TIMEOUT, tested)
+CELL_TIMEOUT := 300
 NBVAL  := $(BIN)/python -m pytest --nbval-lax --nbval-current-env \
-          --nbval-cell-timeout=900 --durations=10
+          --nbval-cell-timeout=$(CELL_TIMEOUT) --durations=10
 # CPU kernels of other machines, emulated: the notebooks must pass under each
 KERNELS_AVX2 := ATEN_CPU_CAPABILITY=avx2 ONEDNN_MAX_CPU_ISA=AVX2 \
                 MKL_ENABLE_INSTRUCTIONS=AVX2
@@ -33,7 +36,7 @@ pins = $(shell grep -E '^($(1))==' requirements.txt)
 # rebuild even when the stamps look up to date
 VENV_RUNS := $(shell $(BIN)/python -c 'import sys' 2>/dev/null && echo yes)
 
-.PHONY: setup setup-dev lab lab-pt test test-kernels test-browser \
+.PHONY: setup setup-dev lab lab-pt test check test-kernels test-browser \
         test-setup execute lib lint bench po pt student handout \
         clean FORCE
 
@@ -104,6 +107,16 @@ lab-pt: setup
 test: setup-dev
 	$(NBVAL) $(NOTEBOOKS) $(NOTEBOOKS_PT) tests
 
+# The fast loop, in a few minutes: ruff, the tests that start no kernel
+# (package, cross-checks, translations, library sync, student edition),
+# and nbval on the notebooks changed since the last commit on main, either
+# edition, committed or not. `make test` stays the whole suite.
+CHANGED = $(wildcard $(filter %.ipynb,$(shell git diff --name-only main \
+          -- notebooks; git ls-files --others --exclude-standard notebooks)))
+check: lint
+	$(NBVAL) -m "not kernel and not browser and not setup_route" \
+	    $(CHANGED) tests
+
 # The notebooks under each emulated CPU kernel set; reports every failing one.
 test-kernels: setup-dev
 	@failed=""; \
@@ -131,12 +144,11 @@ test-browser: setup-dev
 	$(BIN)/python -m pytest -m browser tests/browser -rP --tb=short \
 	    --durations=0 --output=build/browser --screenshot=only-on-failure
 
+# Every notebook run again in place, top to bottom, in a fresh kernel
+# (tools/execute.py: nbclient with every wait bounded)
 execute: lib
 	$(BIN)/python -m tools.portuguese build >/dev/null
-	for nb in $(NOTEBOOKS) $(NOTEBOOKS_PT); do \
-	    $(BIN)/jupyter nbconvert --to notebook --execute --inplace \
-	        --ExecutePreprocessor.timeout=1200 "$$nb" || exit 1; \
-	done
+	$(BIN)/python -m tools.execute --inplace $(NOTEBOOKS) $(NOTEBOOKS_PT)
 
 # The English text into the PO files of locale/pt_BR/ (a changed block turns
 # fuzzy, with its old English kept); start a new one with
@@ -147,10 +159,9 @@ po: setup-dev
 # The Portuguese notebooks from the PO files; those whose code changed run
 pt: lib
 	@stale=$$($(BIN)/python -m tools.portuguese build) || exit 1; \
-	for nb in $$stale; do \
-	    $(BIN)/jupyter nbconvert --to notebook --execute --inplace \
-	        --ExecutePreprocessor.timeout=1200 "$$nb" || exit 1; \
-	done
+	if [ -n "$$stale" ]; then \
+	    $(BIN)/python -m tools.execute --inplace $$stale; \
+	fi
 
 lib: setup-dev
 	$(BIN)/python -m tools.export

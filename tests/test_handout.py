@@ -1,9 +1,9 @@
 """The handouts (tools/handout.py): what a teacher gives the students.
 
 Each edition's zip is unpacked into an empty folder outside the project and
-every student notebook runs there top to bottom, in the project's
-environment but importing the handout's own helper package and reading its
-own corpus excerpt: nothing new is installed.
+every student notebook runs there top to bottom (tools.execute), in the
+project's environment but importing the handout's own helper package and
+reading its own corpus excerpt: nothing new is installed.
 """
 
 import json
@@ -16,7 +16,7 @@ from pathlib import Path
 import nbformat
 import pytest
 
-from tools import handout, student
+from tools import execute, handout, student
 from tools.project import ROOT
 
 EDITIONS = list(handout.EDITIONS)
@@ -113,26 +113,23 @@ def test_no_full_notebook_and_no_pointer_to_one(unpacked, edition):
 
 
 def run_notebook(folder, name, out):
-    """Run the handout's notebook name in its notebooks/ folder."""
-    env = dict(os.environ, PYTHONPATH=str(folder))  # the handout's package
+    """Run the handout's notebook name in its notebooks/ folder, with the
+    handout's package (tools.execute: every wait bounded)."""
     return subprocess.run(
         [
             sys.executable,
             "-m",
-            "jupyter",
-            "nbconvert",
-            "--to",
-            "notebook",
-            "--execute",
-            "--ExecutePreprocessor.timeout=900",
+            "tools.execute",
             "--output-dir",
-            str(out),
-            name,
+            out,
+            folder / "notebooks" / name,
         ],
-        cwd=folder / "notebooks",
-        env=env,
+        cwd=ROOT,
+        env=dict(os.environ, PYTHONPATH=str(folder)),
         capture_output=True,
         text=True,
+        # a bound on what the cells' bounds leave out: the kernel's end
+        timeout=2 * execute.CELL_TIMEOUT,
     )
 
 
@@ -157,6 +154,7 @@ def test_the_notebooks_use_the_handouts_own_package_and_data(
     assert folder in package.parents and folder in data.parents
 
 
+@pytest.mark.kernel
 @pytest.mark.parametrize("edition", EDITIONS)
 @pytest.mark.parametrize("name", NOTEBOOKS)
 def test_every_student_notebook_runs_top_to_bottom(

@@ -4,7 +4,7 @@ The test reads the POSIX commands of README.md's "Set-up without make"
 from the blocks marked `<!-- make test-setup: ... -->`, runs them in bash
 in a fresh copy of the project, with a new virtual environment, and then
 runs notebooks 01 and 05 top to bottom in that environment with nbclient
-(`jupyter execute`). A command that does not end by itself, `jupyter lab`,
+(tools.execute). A command that does not end by itself, `jupyter lab`,
 is noted with the `jupyter` the shell finds at that point; afterwards that
 `jupyter lab` is started with the README's arguments plus a port, a token
 and no browser, asked over HTTP what it serves and in which language, and
@@ -28,6 +28,7 @@ from pathlib import Path
 
 import pytest
 
+from tools import execute
 from tools.project import ROOT
 
 SECTION = "## Set-up without make"
@@ -246,15 +247,22 @@ def test_route_installs_what_a_student_needs_only(route):
 
 @SETUP_ROUTE
 @pytest.mark.parametrize("name", NOTEBOOKS)
-def test_notebook_runs_in_the_route_environment(route, name):
+def test_notebook_runs_in_the_route_environment(route, name, tmp_path):
     project, env, _ = route
-    jupyter = project / ".venv" / "bin" / "jupyter"
+    python = project / ".venv" / "bin" / "python"
     done = subprocess.run(
-        [jupyter, "execute", "--timeout=600", f"notebooks/{name}"],
+        [
+            python,
+            "-m",
+            "tools.execute",
+            "--output-dir",
+            tmp_path,
+            f"notebooks/{name}",
+        ],
         cwd=project,
         env=env,
         capture_output=True,
         text=True,
-        timeout=1200,
+        timeout=2 * execute.CELL_TIMEOUT,
     )
     assert done.returncode == 0, done.stderr[-3000:]
