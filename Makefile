@@ -21,7 +21,7 @@ CODE   := d2l_attention tests tools bench
 # JupyterLab refuses to start as root (containers) unless told to
 LAB_FLAGS ?= $(if $(filter 0,$(shell id -u)),--allow-root)
 # seconds a cell may take before its wait fails, naming it: the longest
-# takes about 30 s on 2 cores (tools/execute.py's CELL_TIMEOUT, tested)
+# take 30 to 60 s on 2 cores (tools/execute.py's CELL_TIMEOUT, tested)
 CELL_TIMEOUT := 300
 NBVAL  := $(BIN)/python -m pytest --nbval-lax --nbval-current-env \
           --nbval-cell-timeout=$(CELL_TIMEOUT) --durations=10
@@ -109,10 +109,13 @@ test: setup-dev
 
 # The fast loop, in a few minutes: ruff, the tests that start no kernel
 # (package, cross-checks, translations, library sync, student edition),
-# and nbval on the notebooks changed since the last commit on main, either
-# edition, committed or not. `make test` stays the whole suite.
-CHANGED = $(wildcard $(filter %.ipynb,$(shell git diff --name-only main \
-          -- notebooks; git ls-files --others --exclude-standard notebooks)))
+# and nbval on the notebooks of either edition changed since the branch
+# left main (committed or not; on main, since its last commit). `make
+# test` stays the whole suite.
+BASE    = $(shell git merge-base main HEAD 2>/dev/null || echo HEAD)
+CHANGED = $(wildcard $(filter %.ipynb,$(shell git diff --name-only \
+          $(BASE) -- notebooks; git ls-files --others --exclude-standard \
+          notebooks)))
 check: lint
 	$(NBVAL) -m "not kernel and not browser and not setup_route" \
 	    $(CHANGED) tests
@@ -159,9 +162,7 @@ po: setup-dev
 # The Portuguese notebooks from the PO files; those whose code changed run
 pt: lib
 	@stale=$$($(BIN)/python -m tools.portuguese build) || exit 1; \
-	if [ -n "$$stale" ]; then \
-	    $(BIN)/python -m tools.execute --inplace $$stale; \
-	fi
+	$(BIN)/python -m tools.execute --inplace $$stale
 
 lib: setup-dev
 	$(BIN)/python -m tools.export

@@ -12,6 +12,9 @@ from nbformat.v4 import new_code_cell, new_notebook
 from tools import execute
 from tools.project import ROOT
 
+# seconds a kernel takes to start and to be stopped, at most, here
+START_AND_STOP = 30
+
 
 def notebook(tmp_path, *sources, name="planted.ipynb"):
     """Write a notebook of code cells with the given sources."""
@@ -34,7 +37,21 @@ def test_a_cell_past_the_bound_fails_naming_notebook_and_cell(tmp_path):
     assert f"planted.ipynb, cell 1 (id {ids[1]}): import time" in str(
         stalled.value
     )
-    assert took < 5 + execute.START_TIMEOUT / 4, took
+    assert took < 5 + START_AND_STOP, took
+
+
+@pytest.mark.kernel
+def test_a_reply_found_only_past_the_bound_fails_too(tmp_path, monkeypatch):
+    # what a reply left unread looks like: nbclient goes on after the
+    # wait's last look, and only the cell's time tells
+    path, ids = notebook(tmp_path, "print('late')")
+    times = iter([0.0, execute.CELL_TIMEOUT + 1.0])
+    monkeypatch.setattr(execute, "_clock", lambda: next(times))
+    with pytest.raises(execute.Stalled) as stalled:
+        execute.run(path)
+    assert f"cell 0 (id {ids[0]}): print('late'): ended after 301 s" in str(
+        stalled.value
+    )
 
 
 @pytest.mark.kernel
@@ -81,3 +98,16 @@ def test_nbval_has_the_same_bound():
     makefile = (ROOT / "Makefile").read_text()
     [bound] = re.findall(r"^CELL_TIMEOUT := (\d+)$", makefile, re.M)
     assert int(bound) == execute.CELL_TIMEOUT
+    [nbval] = re.findall(r"^NBVAL .*\n.*\n", makefile, re.M)
+    assert "--nbval-cell-timeout=$(CELL_TIMEOUT)" in nbval
+
+
+def test_a_bound_of_zero_is_refused(tmp_path):
+    done = subprocess.run(
+        [sys.executable, "-m", "tools.execute", "--timeout", "0", "--inplace"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+    )
+    assert done.returncode == 2
+    assert "0: not a positive number" in done.stderr

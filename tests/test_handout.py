@@ -128,7 +128,7 @@ def run_notebook(folder, name, out):
         env=dict(os.environ, PYTHONPATH=str(folder)),
         capture_output=True,
         text=True,
-        # a bound on what the cells' bounds leave out: the kernel's end
+        # the whole notebook's bound, beyond each wait's in tools.execute
         timeout=2 * execute.CELL_TIMEOUT,
     )
 

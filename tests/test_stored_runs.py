@@ -2,8 +2,9 @@
 
 The prose quotes the outputs beside it, so a code cell edited after the
 last run, whose output is gone, or a cell run out of order, would leave a
-sentence about output the reader cannot see. `jupyter nbconvert --execute`
-numbers the code cells 1, 2, 3, ... in order; anything else fails here.
+sentence about output the reader cannot see. A run from the top
+(`make execute`, tools/execute.py) numbers the code cells 1, 2, 3, ... in
+order; anything else fails here.
 """
 
 import json
