@@ -153,8 +153,9 @@ execute: lib
 	$(BIN)/python -m tools.portuguese build >/dev/null
 	$(BIN)/python -m tools.execute --inplace $(NOTEBOOKS) $(NOTEBOOKS_PT)
 
-# The English text into the PO files of locale/pt_BR/ (a changed block turns
-# fuzzy, with its old English kept); start a new one with
+# The English text into the PO files of locale/pt_BR/, and the package's
+# messages into d2l_attention.po (a changed block turns fuzzy, with its old
+# English kept); start a new one with
 #   .venv/bin/python -m tools.portuguese update notebooks/NN_name.ipynb
 po: setup-dev
 	$(BIN)/python -m tools.portuguese update

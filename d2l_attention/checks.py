@@ -6,33 +6,9 @@
 
 import torch
 
-__all__ = [
-    "Messages",
-]
+from .language import tr
 
-
-class Messages:
-    """The input checks' messages, in English or Brazilian Portuguese.
-
-    Each notebook's set-up picks its edition's language. Defined in
-    notebook 01.
-    """
-
-    language = "en"
-
-    @classmethod
-    def use(cls, language):
-        """Write the messages in language, "en" or "pt_BR", from now on."""
-        if language not in ("en", "pt_BR"):
-            raise ValueError(
-                f"language must be 'en' or 'pt_BR', got {language!r}"
-            )
-        cls.language = language
-
-    @classmethod
-    def say(cls, english, portuguese):
-        """Return the message in the language in use."""
-        return portuguese if cls.language == "pt_BR" else english
+__all__ = []
 
 
 def _check_scores(X, valid_lens):
@@ -43,20 +19,15 @@ def _check_scores(X, valid_lens):
     if not torch.is_tensor(X) or X.dim() != 3:
         shape = tuple(X.shape) if torch.is_tensor(X) else type(X).__name__
         raise ValueError(
-            Messages.say(
+            tr(
                 "X must be a 3-D tensor (batch_size, no. of queries, no. of "
-                f"keys), got {shape}",
-                "X precisa ser um tensor 3-D (batch_size, nº de consultas, nº "
-                f"de chaves); recebido: {shape}",
+                "keys), got {shape}",
+                shape=shape,
             )
         )
     if not X.is_floating_point():
         raise TypeError(
-            Messages.say(
-                f"X must hold floating-point scores, got {X.dtype}",
-                f"X precisa ter pontuações em ponto flutuante; recebido: "
-                f"{X.dtype}",
-            )
+            tr("X must hold floating-point scores, got {dtype}", dtype=X.dtype)
         )
     _check_valid_lens(valid_lens, X.shape[0], X.shape[1])
 
@@ -74,29 +45,26 @@ def _check_valid_lens(valid_lens, batch_size, num_queries):
     if not torch.is_tensor(valid_lens):
         got = type(valid_lens).__name__
         raise TypeError(
-            Messages.say(
-                f"valid_lens must be a tensor or None, got {got}",
-                f"valid_lens precisa ser um tensor ou None; recebido: {got}",
-            )
+            tr("valid_lens must be a tensor or None, got {got}", got=got)
         )
     if valid_lens.shape not in [(batch_size,), (batch_size, num_queries)]:
         shapes, got = f"({batch_size},)", tuple(valid_lens.shape)
         raise ValueError(
-            Messages.say(
-                f"valid_lens must have shape {shapes} or ({batch_size}, "
-                f"{num_queries}), one length per example or per query, got "
-                f"{got}",
-                f"valid_lens precisa ter formato {shapes} ou ({batch_size}, "
-                f"{num_queries}), um comprimento por exemplo ou por consulta; "
-                f"recebido: {got}",
+            tr(
+                "valid_lens must have shape {shapes} or ({batch_size}, "
+                "{num_queries}), one length per example or per query, got "
+                "{got}",
+                shapes=shapes,
+                batch_size=batch_size,
+                num_queries=num_queries,
+                got=got,
             )
         )
     if valid_lens.dtype == torch.bool or valid_lens.is_complex():
         raise TypeError(
-            Messages.say(
-                f"valid_lens must be integers, got {valid_lens.dtype}",
-                "valid_lens precisa ter inteiros; "
-                f"recebido: {valid_lens.dtype}",
+            tr(
+                "valid_lens must be integers, got {dtype}",
+                dtype=valid_lens.dtype,
             )
         )
 
@@ -112,11 +80,7 @@ def _check_valid_lens_values(valid_lens):
     if bad.any():
         got = valid_lens.tolist()
         raise ValueError(
-            Messages.say(
-                f"valid_lens must be whole numbers >= 0, got {got}",
-                "valid_lens precisa ter números inteiros >= 0; "
-                f"recebido: {got}",
-            )
+            tr("valid_lens must be whole numbers >= 0, got {got}", got=got)
         )
 
 
@@ -134,38 +98,31 @@ def _check_attention_inputs(
         if not torch.is_tensor(tensor):
             got = type(tensor).__name__
             raise TypeError(
-                Messages.say(
-                    f"{name} must be a tensor, got {got}",
-                    f"o argumento {name} precisa ser um tensor; "
-                    f"recebido: {got}",
-                )
+                tr("{name} must be a tensor, got {got}", name=name, got=got)
             )
         if tensor.dim() != 3:
             got = tuple(tensor.shape)
             raise ValueError(
-                Messages.say(
-                    f"{name} must be 3-D (batch_size, no. of items, "
-                    f"features), got shape {got}",
-                    f"o argumento {name} precisa ser 3-D (batch_size, nº de "
-                    f"itens, atributos); o formato recebido foi {got}",
+                tr(
+                    "{name} must be 3-D (batch_size, no. of items, "
+                    "features), got shape {got}",
+                    name=name,
+                    got=got,
                 )
             )
     batch_sizes = {name: tensor.shape[0] for name, tensor in named.items()}
     if len(set(batch_sizes.values())) > 1:
         raise ValueError(
-            Messages.say(
-                f"batch sizes disagree: {batch_sizes}",
-                f"os tamanhos de lote não batem: {batch_sizes}",
-            )
+            tr("batch sizes disagree: {batch_sizes}", batch_sizes=batch_sizes)
         )
     num_keys, num_values = keys.shape[1], values.shape[1]
     if num_keys != num_values:
         raise ValueError(
-            Messages.say(
-                f"keys and values must pair up: {num_keys} keys but "
-                f"{num_values} values",
-                f"chaves e valores precisam formar pares: {num_keys} chaves, "
-                f"mas {num_values} valores",
+            tr(
+                "keys and values must pair up: {num_keys} keys but "
+                "{num_values} values",
+                num_keys=num_keys,
+                num_values=num_values,
             )
         )
     expected = {"queries": query_size, "keys": key_size, "values": value_size}
@@ -173,10 +130,11 @@ def _check_attention_inputs(
         got = named[name].shape[-1]
         if size is not None and got != size:
             raise ValueError(
-                Messages.say(
-                    f"{name} must have {size} features, got {got}",
-                    f"o argumento {name} precisa ter {size} atributos; "
-                    f"recebido: {got}",
+                tr(
+                    "{name} must have {size} features, got {got}",
+                    name=name,
+                    size=size,
+                    got=got,
                 )
             )
 
@@ -191,11 +149,11 @@ def _check_dot_product_inputs(queries, keys, values):
     d, got = keys.shape[-1], queries.shape[-1]
     if got != d:
         raise ValueError(
-            Messages.say(
-                f"queries must have as many features as the keys ({d}), got "
-                f"{got}",
-                f"as consultas precisam ter tantos atributos quanto as chaves "
-                f"({d}); recebido: {got}",
+            tr(
+                "queries must have as many features as the keys ({d}), got "
+                "{got}",
+                d=d,
+                got=got,
             )
         )
 
@@ -207,10 +165,10 @@ def _check_num_heads(num_hiddens, num_heads):
     """
     if num_heads < 1 or num_hiddens % num_heads != 0:
         raise ValueError(
-            Messages.say(
-                f"num_hiddens ({num_hiddens}) must be divisible by num_heads "
-                f"({num_heads})",
-                f"num_hiddens ({num_hiddens}) precisa ser divisível por "
-                f"num_heads ({num_heads})",
+            tr(
+                "num_hiddens ({num_hiddens}) must be divisible by num_heads "
+                "({num_heads})",
+                num_hiddens=num_hiddens,
+                num_heads=num_heads,
             )
         )

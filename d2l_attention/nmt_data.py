@@ -8,11 +8,10 @@ from pathlib import Path
 
 import torch
 
-from .checks import Messages
+from .language import tr
 
 __all__ = [
     "find_data_file",
-    "check_corpus",
     "read_data_nmt",
     "preprocess_nmt",
     "tokenize_nmt",
@@ -37,19 +36,18 @@ def find_data_file():
         if (folder / "data" / name).is_file():
             return folder / "data" / name
     raise FileNotFoundError(
-        Messages.say(
-            f"the English-French pairs data/{name} are neither in {here} "
-            "nor in a folder above it: run the notebook inside the project "
-            "folder, or restore the file there with "
-            f"`git checkout -- data/{name}`",
-            f"os pares inglês-francês data/{name} não estão em {here} nem "
-            "numa pasta acima: rode o notebook dentro da pasta do projeto ou "
-            f"restaure o arquivo com `git checkout -- data/{name}`",
+        tr(
+            "the English-French pairs data/{name} are neither in {here} nor "
+            "in a folder above it: run the notebook inside the project "
+            "folder, or restore the file there with `git checkout -- "
+            "data/{name}`",
+            name=name,
+            here=here,
         )
     )
 
 
-def check_corpus(data, path):
+def _check_corpus(data, path):
     """Raise ValueError unless data holds the excerpt's bytes as shipped.
 
     Defined in notebook 05.
@@ -61,27 +59,20 @@ def check_corpus(data, path):
     if hashlib.sha256(data).hexdigest() == shipped:
         return
     problem = (
-        "is empty"
+        tr("is empty")
         if not data
-        else "has Windows line endings (CRLF)"
+        else tr("has Windows line endings (CRLF)")
         if b"\r\n" in data
-        else "was edited or damaged"
-    )
-    problem_pt = (
-        "está vazio"
-        if not data
-        else "tem fins de linha do Windows (CRLF)"
-        if b"\r\n" in data
-        else "foi editado ou danificado"
+        else tr("was edited or damaged")
     )
     raise ValueError(
-        Messages.say(
-            f"{path} {problem}: it is not the excerpt the notebooks were made "
-            f"with; restore it with `git checkout -- data/{path.name}` in the "
+        tr(
+            "{path} {problem}: it is not the excerpt the notebooks were made "
+            "with; restore it with `git checkout -- data/{name}` in the "
             "project folder",
-            f"{path} {problem_pt}: não é o trecho com que os notebooks foram "
-            f"feitos; restaure-o com `git checkout -- data/{path.name}` na "
-            "pasta do projeto",
+            path=path,
+            problem=problem,
+            name=path.name,
         )
     )
 
@@ -93,7 +84,7 @@ def read_data_nmt():
     """
     path = find_data_file()
     data = path.read_bytes()
-    check_corpus(data, path)
+    _check_corpus(data, path)
     return data.decode("utf-8")
 
 

@@ -7,12 +7,49 @@ import torch
 from IPython.display import display
 from matplotlib import ticker
 
-from .checks import Messages
+from .language import number, tr, written
 
 __all__ = [
+    "NumberFormatter",
+    "localize_figure",
     "show_heatmaps",
     "LossCurve",
 ]
+
+
+class NumberFormatter(ticker.ScalarFormatter):
+    """Tick labels with the decimal point of the language in use.
+
+    spec, if given, formats each tick (number(x, spec)); else matplotlib's
+    default formatter chooses the digits. Defined in notebook 01.
+    """
+
+    def __init__(self, spec=None):
+        super().__init__()
+        self.spec = spec
+
+    def __call__(self, x, pos=None):
+        if self.spec:
+            return number(x, self.spec)
+        return written(super().__call__(x, pos))
+
+
+def localize_figure(fig):
+    """Give every Axes fig gets tick labels written by NumberFormatter.
+
+    use_language("pt_BR") makes pyplot call it on each new figure
+    (matplotlib's rcParams["figure.hooks"]); a colour bar takes
+    format=NumberFormatter(). Defined in notebook 01.
+    """
+    fig.add_axobserver(_localize_axes)
+
+
+def _localize_axes(fig):
+    """Write the plain tick labels of fig's Axes with NumberFormatter."""
+    for ax in fig.axes:
+        for axis in (ax.xaxis, ax.yaxis):
+            if type(axis.get_major_formatter()) is ticker.ScalarFormatter:
+                axis.set_major_formatter(NumberFormatter())
 
 
 def show_heatmaps(
@@ -28,11 +65,10 @@ def show_heatmaps(
     if matrices.dim() != 4:
         got = tuple(matrices.shape)
         raise ValueError(
-            Messages.say(
-                "matrices must be 4-D (rows, columns, queries, keys), "
-                f"got shape {got}",
-                "matrices precisa ser 4-D (linhas, colunas, consultas, "
-                f"chaves); o formato recebido foi {got}",
+            tr(
+                "matrices must be 4-D (rows, columns, queries, keys), got "
+                "shape {got}",
+                got=got,
             )
         )
     num_rows, num_cols, num_queries, num_keys = matrices.shape
@@ -63,7 +99,7 @@ def show_heatmaps(
                 ax.set_ylabel(ylabel)
             if titles:
                 ax.set_title(titles[j])
-    fig.colorbar(image, ax=axes, shrink=0.6)
+    fig.colorbar(image, ax=axes, shrink=0.6, format=NumberFormatter())
     return fig
 
 
@@ -73,13 +109,6 @@ class LossCurve:
     reference, if given, is (label, loss): a dashed line to compare with.
     Defined in notebook 05.
     """
-
-    # what the figure says; a notebook in another language sets its own
-    labels = {
-        "epoch": "epoch",
-        "loss": "cross-entropy per target token",
-        "training": "training",
-    }
 
     def __init__(self, num_epochs, figsize=(3.5, 2.5), reference=None):
         self.fig, self.ax = plt.subplots(figsize=figsize)
@@ -92,20 +121,20 @@ class LossCurve:
         self.epochs.append(epoch)
         self.losses.append(loss)
         self.ax.cla()
-        self.ax.plot(self.epochs, self.losses, label=self.labels["training"])
+        self.ax.plot(self.epochs, self.losses, label=tr("training"))
         if self.reference is not None:
             label, value = self.reference
             self.ax.axhline(value, color="tab:red", ls="--", label=label)
             self.ax.legend(fontsize=8)
         self.ax.set(
-            xlabel=self.labels["epoch"],
-            ylabel=self.labels["loss"],
+            xlabel=tr("epoch"),
+            ylabel=tr("cross-entropy per target token"),
             yscale="log",
             xlim=(1, self.num_epochs),
         )
         # plain numbers at 0.1, 0.2, 0.5, 1, 2, 5 ...
         self.ax.yaxis.set_major_locator(ticker.LogLocator(subs=(1, 2, 5)))
-        self.ax.yaxis.set_major_formatter(ticker.FormatStrFormatter("%g"))
+        self.ax.yaxis.set_major_formatter(NumberFormatter("g"))
         self.ax.yaxis.set_minor_formatter(ticker.NullFormatter())
         if self.handle is not None:  # None outside a notebook
             self.handle.update(self.fig)

@@ -5,6 +5,7 @@ import torch
 from torch import nn
 from tqdm.auto import tqdm
 
+from .language import tr
 from .loss import MaskedSoftmaxCELoss
 from .plotting import LossCurve
 
@@ -85,7 +86,13 @@ def train_seq2seq(
     loss, bos = MaskedSoftmaxCELoss(), tgt_vocab["<bos>"]
     curve = LossCurve(num_epochs, reference=reference) if plot else None
     losses = []
-    for epoch in tqdm(range(num_epochs), disable=not progress):
+    epochs = tqdm(
+        range(num_epochs),
+        desc=tr("training"),
+        unit=tr("epoch"),
+        disable=not progress,
+    )
+    for epoch in epochs:
         total_loss, num_tokens = train_epoch_seq2seq(
             net, data_iter, loss, optimizer, bos, device
         )

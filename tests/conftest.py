@@ -1,8 +1,10 @@
-"""Shared fixtures: the d2l 0.17.6 reference, a five-pair corpus."""
+"""Shared fixtures: the d2l 0.17.6 reference, a five-pair corpus, the
+package speaking Portuguese."""
 
 import pytest
 
 import d2l_attention.nmt_data
+from d2l_attention import use_language
 from tests.d2l_reference import import_d2l
 
 
@@ -34,3 +36,11 @@ def five_pairs():
     with pytest.MonkeyPatch.context() as patch:
         patch.setattr(d2l_attention.nmt_data, "read_data_nmt", lambda: CORPUS)
         yield CORPUS
+
+
+@pytest.fixture
+def portuguese():
+    """The package's messages and numbers in Portuguese, for one test."""
+    use_language("pt_BR")
+    yield
+    use_language("en")

@@ -5,7 +5,7 @@ import subprocess
 
 import pytest
 
-from d2l_attention import Messages, find_data_file, read_data_nmt
+from d2l_attention import find_data_file, read_data_nmt
 from tools.project import ROOT
 
 EXCERPT = ROOT / "data" / "fra-eng-first-5000.txt"
@@ -76,13 +76,6 @@ def test_a_spoiled_excerpt_is_refused_in_one_line(tmp_path, monkeypatch, kind):
     message = str(error.value)
     assert "\n" not in message
     assert f"{EXCERPT.name} {problem}:" in message and RESTORE in message
-
-
-@pytest.fixture
-def portuguese():
-    Messages.use("pt_BR")
-    yield
-    Messages.use("en")
 
 
 def test_the_data_messages_follow_the_language(

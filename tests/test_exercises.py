@@ -20,8 +20,9 @@ from d2l_attention import (
     Seq2SeqDecoder,
     exercises,
     masked_softmax,
+    use_language,
 )
-from d2l_attention.checks import Messages
+from d2l_attention.exercises.kit import Verdict
 from tools import student
 from tools.project import ROOT
 
@@ -45,6 +46,13 @@ def answered_exercises():
 ANSWERED = answered_exercises()
 
 
+def called_check(cell):
+    """Return the name of the check a check cell calls, exercises.NAME(...)."""
+    prefix, _, rest = cell.source.partition(".")
+    assert prefix == "exercises", cell.source  # a one-line call
+    return rest.split("(")[0]
+
+
 def verdict_of(answer_source, check_source):
     """Run an answer cell, then its check cell; return the verdict."""
     namespace = {
@@ -56,16 +64,14 @@ def verdict_of(answer_source, check_source):
         "MaskedSoftmaxCELoss": MaskedSoftmaxCELoss,
         "Seq2SeqDecoder": Seq2SeqDecoder,
     }
-    namespace.update(
-        {name: getattr(exercises, name) for name in exercises.__all__}
-    )
+    namespace["exercises"] = exercises
     exec(answer_source, namespace)
     return eval(check_source, namespace)
 
 
 def test_every_check_has_an_exercise_and_wrong_answers():
     checks = {name for name in exercises.__all__ if name.startswith("check_")}
-    called = {check.source.split("(")[0] for _, _, check in ANSWERED}
+    called = {called_check(check) for _, _, check in ANSWERED}
     assert called == checks
     assert set(WRONG) == checks
 
@@ -88,12 +94,12 @@ def test_every_check_passes_on_its_worked_solution(path):
 @pytest.mark.parametrize(
     "notebook, answer, check",
     ANSWERED,
-    ids=[check.source.split("(")[0] for _, _, check in ANSWERED],
+    ids=[called_check(check) for _, _, check in ANSWERED],
 )
 def test_the_stub_gets_a_hint(notebook, answer, check):
     assert "..." in answer.source  # where the student's code goes
     verdict = verdict_of(answer.source, check.source)
-    assert isinstance(verdict, exercises._Verdict)
+    assert isinstance(verdict, Verdict)
     assert not verdict.passed
     assert repr(verdict).startswith("✘ Not yet: ")
 
@@ -502,7 +508,7 @@ WRONG = {
         (keys_only, "the keys were reordered, but not the values"),
         (values_only, "the values were reordered, but not the keys"),
         (not_reordered, "this is the output in the original order"),
-        (inverse_order, "is not that of attention for keys[:, perm]"),
+        (inverse_order, "is not that of `attention` for `keys[:, perm]`"),
         (
             lambda attention, queries, keys, values, perm, valid_lens: (
                 attention(queries, keys[:, perm], values[:, perm])
@@ -636,13 +642,10 @@ def test_a_float64_answer_is_as_good_as_a_float32_one():
     ).passed
 
 
-def test_the_verdict_follows_the_language():
-    try:
-        Messages.use("pt_BR")
-        verdict = exercises.check_softmax_then_pad(softmax_without_padding)
-        assert repr(verdict).startswith("✘ Ainda não: com valid_len = 1")
-    finally:
-        Messages.use("en")
+def test_the_verdict_follows_the_language(portuguese):
+    verdict = exercises.check_softmax_then_pad(softmax_without_padding)
+    assert repr(verdict).startswith("✘ Ainda não: com valid_len = 1")
+    use_language("en")
     assert repr(verdict) != repr(
         exercises.check_softmax_then_pad(softmax_without_padding)
     )

@@ -254,3 +254,29 @@ def test_modules_that_import_each_other_are_an_error(tmp_path):
     b = "#@save b\ndef g():\n    return 1\n\n\ndef h():\n    return f()"
     notebooks = write_notebook(tmp_path, "01_first.ipynb", [a, b])
     assert "modules import each other: a -> b -> a" in export_error(notebooks)
+
+
+def test_a_module_written_by_hand_is_imported_from_and_left_alone(tmp_path):
+    package = tmp_path / "pkg"
+    (package / "exercises").mkdir(parents=True)
+    written = '__all__ = ["tr"]\n\n\ndef tr(message):\n    return message\n'
+    (package / "language.py").write_text(written)
+    (package / "exercises" / "__init__.py").write_text("")
+    saying = (
+        "#@save\nfrom d2l_attention import tr\n\n\n"
+        "def hello():\n    return tr('hello')"
+    )
+    notebooks = write_notebook(tmp_path, "01_first.ipynb", [saying])
+    files = export.package_files(notebooks, package)
+    assert "from .language import tr\n" in files[package / "first.py"]
+    assert '"language": [\n            "tr",' in files[package / "__init__.py"]
+    assert package / "language.py" not in files
+    assert export.stale_files(files, package) == sorted(files)  # not it
+    export.write_package(files, package)
+    assert (package / "language.py").read_text() == written
+    assert (package / "exercises" / "__init__.py").exists()
+    # a saved cell may not define a name the hand-written module has
+    clash = "#@save\ndef tr(message):\n    return message"
+    notebooks = write_notebook(tmp_path, "02_second.ipynb", [clash])
+    with pytest.raises(export.ExportError, match="written by hand"):
+        export.package_files(notebooks, package)

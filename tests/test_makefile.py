@@ -234,6 +234,7 @@ def test_handout_writes_one_edition_with_nbformat_and_nbconvert(
 ):
     copy(project, "tools/handout.py", "tools/handout_files", "d2l_attention")
     copy(project, "LICENSE", "data/README.md", "data/fra-eng-first-5000.txt")
+    copy(project, "locale/pt_BR/d2l_attention.po")
     make_with_nbtools_only(project, tmp_path, "handout", "EDITION=en")
     handout = project / "build" / "handout"
     assert sorted(p.name for p in handout.iterdir()) == [

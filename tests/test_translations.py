@@ -9,6 +9,7 @@ made-up entry.
 
 import ast
 import json
+import re
 import shutil
 import subprocess
 from importlib.metadata import entry_points
@@ -38,6 +39,74 @@ def test_the_first_four_notebooks_are_translated():
 def test_po_file_is_complete_and_true_to_the_english(notebook):
     problems = checks.po_problems(notebook)
     assert not problems, "\n".join(problems)
+
+
+def test_the_catalog_of_the_packages_messages_is_complete_and_true():
+    problems = checks.package_problems()
+    assert not problems, "\n".join(problems)
+
+
+PLANTED = """
+def check_planted(answer):
+    if answer:
+        return not_yet("the keys were {how}", how=answer)
+    return right("the attention pooling is right")
+"""
+
+
+@pytest.mark.parametrize(
+    "english, portuguese, problem",
+    [
+        ("the keys were {how}", "", "no translation"),
+        ("the keys were {how}", "as chaves foram {como}", "{placeholders}"),
+        ("the keys were {how}", "os índices foram {how}", "'key' must be"),
+        ("the attention pooling is right", "", "no translation"),
+        (
+            "the attention pooling is right",
+            "o agrupamento de atenção está certo",
+            "'pooling de atenção",
+        ),
+    ],
+)
+def test_a_planted_message_is_named(tmp_path, english, portuguese, problem):
+    package = tmp_path / "d2l_attention"
+    (package / "exercises").mkdir(parents=True)
+    (package / "exercises" / "planted.py").write_text(PLANTED)
+    good = {
+        "the keys were {how}": "as chaves foram {how}",
+        "the attention pooling is right": "o pooling de atenção está certo",
+    }
+    po = polib.POFile()
+    for msgid, msgstr in good.items():
+        msgstr = portuguese if msgid == english else msgstr
+        po.append(polib.POEntry(msgid=msgid, msgstr=msgstr))
+    po.save(str(tmp_path / "d2l_attention.po"))
+    problems = checks.package_problems(package, tmp_path / "d2l_attention.po")
+    assert problems and all(english[:20] in p for p in problems), problems
+    assert any(problem in p for p in problems), problems
+    assert all("d2l_attention/exercises/planted.py" in p for p in problems)
+
+
+def test_a_message_must_be_a_literal(tmp_path):
+    package = tmp_path / "d2l_attention"
+    package.mkdir()
+    (package / "hints.py").write_text('def f(n):\n    return tr(f"n={n}")\n')
+    with pytest.raises(
+        ValueError, match=r"hints.py:2: tr\(\) takes a literal"
+    ):
+        catalog.package_messages(package)
+
+
+def test_each_english_set_up_chooses_english_once_pt_br_follows():
+    for notebook in NOTEBOOKS:
+        nb = nbformat.read(notebook, as_version=4)
+        sources = [c.source for c in nb.cells if c.cell_type == "code"]
+        calls = [s for s in sources if build.LANGUAGE_CALL.search(s)]
+        assert len(calls) == 1 and calls[0].count("use_language(") == 1
+        built = build.translated(nb, {}, notebook.name)
+        text = "\n".join(c.source for c in built.cells)
+        assert 'use_language("pt_BR")' in text
+        assert 'use_language("en")' not in text
 
 
 @pytest.mark.parametrize("notebook", NOTEBOOKS, ids=NAMES)
@@ -154,6 +223,16 @@ def entry(msgid, msgstr, code=False, **kw):
             "avoid CPU de um notebook",
         ),
         ("The queries.", "As perguntas.", "'query' must be translated"),
+        (
+            "Shape `(batch_size, no. of queries)`.",
+            "Formato `(batch_size, no. of queries)`.",
+            "a shape keeps 'no. of'",
+        ),
+        (
+            "Shape `(batch_size, no. of queries)`.",
+            "Formato `(batch_size, nº de chaves)`.",
+            "code spans differ",
+        ),
         ("Some text.", "", "no translation"),
         ("Some text.", "Some text.", "left in English"),
     ],
@@ -186,6 +265,14 @@ def test_a_good_translation_passes():
         "gives one number per key (`X`);",
         "1. uma *função de pontuação* $a(\\mathbf q, \\mathbf k_i)$ "
         "dá um número por chave (`X`);",
+    )
+    assert checks.entry_problems(good) == []
+
+
+def test_a_shape_is_written_as_the_error_messages_write_it():
+    good = entry(
+        "Scores of shape `(batch_size, no. of queries, no. of keys)`.",
+        "Pontuações de formato `(batch_size, nº de consultas, nº de chaves)`.",
     )
     assert checks.entry_problems(good) == []
 
@@ -482,3 +569,90 @@ def test_lab_pt_sets_portuguese_for_itself_only():
     assert "--notebook-dir=notebooks/pt_BR" in lab_pt
     assert "JUPYTERLAB_SETTINGS_DIR" not in lab
     assert "--notebook-dir=notebooks " in lab
+
+
+# ---- numbers in the Portuguese outputs ---------------------------------
+
+# a number written the English way: a decimal point between digits, or
+# commas grouping thousands twice or more (2,097,152; "1,000" is one with
+# three decimals in Portuguese, so a single group is not told apart)
+ENGLISH_NUMBER = re.compile(
+    r"(?<![\w.])\d+\.\d+(?:e[-+]?\d+)?(?![\w.])|(?<![\w,.])\d{1,3}(?:,\d{3}){2,}"
+)
+# code that keeps Python's notation inside a printed sentence: a list, a
+# tuple, a shape or a call, between brackets; a version number
+BRACKETED = re.compile(r"\[[^\[\]]*\]|\([^()]*\)")
+VERSION = re.compile(r"\b\d+\.\d+\.\d+\S*")
+
+
+def english_numbers(text):
+    """Return the numbers of an output's text written the English way, and
+    the rule applied: a printed tensor is code, all of it; elsewhere what
+    is between brackets is code (a list, a tuple, a shape) and the rest is
+    prose, whose numbers must read the Brazilian way."""
+    if text.lstrip().startswith(("tensor(", "[", "(", "array(")):
+        return [], "a printed tensor, list or tuple: code, Python's notation"
+    prose = VERSION.sub(" ", text)
+    while (stripped := BRACKETED.sub(" ", prose)) != prose:
+        prose = stripped
+    found = ENGLISH_NUMBER.findall(prose)
+    return found, "prose (what is between brackets is code)"
+
+
+def output_texts(cell):
+    """Return the texts a student reads in a code cell's outputs."""
+    texts = []
+    for out in cell.get("outputs", []):
+        if out.output_type == "stream":
+            texts.append(out.text)
+        elif out.output_type == "error":
+            texts.append(out.evalue)
+        elif "text/plain" in out.get("data", {}):
+            if "image/png" not in out.data:  # a figure's text: its repr
+                texts.append(out.data["text/plain"])
+    return texts
+
+
+def number_problems(path):
+    """Return, for each output line of a Portuguese notebook with a number
+    written the English way, the notebook, the cell id, the rule and text."""
+    found = []
+    for cell in nbformat.read(path, as_version=4).cells:
+        for text in output_texts(cell):
+            # each line apart: a tensor printed after a sentence is its own
+            for line in text.split("\n"):
+                numbers, rule = english_numbers(line)
+                if numbers:
+                    found.append(
+                        f"{path.name}, cell {cell.id}: {', '.join(numbers)} "
+                        f"in {line.strip()[:90]!r} (rule: {rule})"
+                    )
+    return found
+
+
+@pytest.mark.parametrize("notebook", NOTEBOOKS, ids=NAMES)
+def test_portuguese_outputs_write_numbers_the_brazilian_way(notebook):
+    problems = number_problems(project.NOTEBOOKS_PT / notebook.name)
+    assert not problems, "\n".join(problems)
+
+
+@pytest.mark.parametrize(
+    "line, found",
+    [
+        ("maior peso 0.37 em d = 2", ["0.37"]),
+        ("2,097,152 operações", ["2,097,152"]),
+        (
+            "maior diferença: 1.7881393432617188e-07",
+            ["1.7881393432617188e-07"],
+        ),
+        ("maior peso 0,37 em d = 2; 2.097.152 operações", []),
+        ("saída: [[1.68, 2.68], [10.16, 11.16]]", []),
+        ("formato (8, 32, 32), 641,2 µs", []),
+        ("tensor([0.5000, 0.5000])", []),
+        ("torch 2.13.0+cpu em cpu", []),
+        ("41,9 (38,3–45,6)", []),
+        ("acurácia 1,000", []),
+    ],
+)
+def test_an_english_number_in_a_portuguese_output_is_found(line, found):
+    assert english_numbers(line)[0] == found

@@ -4,7 +4,9 @@ entry, translated (not fuzzy; left in English only with a 'stays English'
 comment) and true to the English. A translation keeps its links and
 {placeholders} (translate-toolkit's checks), its math, code spans and
 numbers, a block's structure, the glossary's terms, and none of the
-glossary's refused forms (the project's own checks)."""
+glossary's refused forms (the project's own checks). The catalog of the
+package's messages (locale/pt_BR/d2l_attention.po) is held by the same
+checks, each message a string of code."""
 
 import re
 from pathlib import Path
@@ -13,7 +15,13 @@ import polib
 from translate.filters import checks
 
 from tools import project
-from tools.portuguese.catalog import CODE, extract, po_path
+from tools.portuguese.catalog import (
+    CODE,
+    PACKAGE_PO,
+    extract,
+    package_messages,
+    po_path,
+)
 from tools.portuguese.markdown_blocks import (
     CODE_SPAN,
     ITEM,
@@ -28,6 +36,18 @@ CHECKER = checks.StandardChecker()
 HEADING = re.compile(r"^(#{1,6} )")
 NUMBER = re.compile(r"(?<![\w.,])\d+(?:[.,]\d+)*")
 QUOTED = re.compile(r"'[^']*'|\"[^\"]*\"")
+# the dimensions of a shape in the prose, written in Portuguese as the
+# error messages write them: `(batch_size, nº de consultas)`
+SHAPE_WORDS = {
+    "consultas": "queries",
+    "chaves": "keys",
+    "passos": "steps",
+    "itens": "items",
+    "colunas": "columns",
+    "linhas": "rows",
+}
+SHAPE_PT = re.compile(r"nº(\s+)de(\s+)(" + "|".join(SHAPE_WORDS) + r")\b")
+SHAPE_EN = re.compile(r"\bno\.\s+of\b")
 # translate-toolkit's tests: links everywhere, placeholders in code only
 LINKS = {"links differ": "urls"}
 PLACEHOLDERS = {"{placeholders} differ": "pythonbraceformat"}
@@ -52,8 +72,11 @@ def _kept(text, code):
     return kept
 
 
-def entry_problems(entry, glossary=None):
-    """Return what is wrong with one PO entry (an empty list if nothing)."""
+def entry_problems(entry, glossary=None, code=None):
+    """Return what is wrong with one PO entry (an empty list if nothing).
+
+    code: whether it is a string of code, whose {placeholders} must match
+    (by default, whether its msgctxt says so)."""
     english, portuguese = entry.msgid, entry.msgstr
     if not portuguese:
         return ["no translation"]
@@ -66,9 +89,20 @@ def entry_problems(entry, glossary=None):
     if portuguese == english:
         kept = KEEP in (entry.tcomment or "")
         return [] if kept else [f"left in English with no '{KEEP}' comment"]
-    code = entry.msgctxt == CODE
+    code = entry.msgctxt == CODE if code is None else code
     wanted, found = _kept(english, code), []
-    for what, kept in _kept(portuguese, code).items():
+    if not code and any(
+        SHAPE_EN.search(s) for s in CODE_SPAN.findall(portuguese)
+    ):
+        found.append(
+            "a shape keeps 'no. of': write 'nº de consultas' as the error "
+            "messages do"
+        )
+    # a shape's dimensions, in Portuguese, name the English ones
+    as_english = SHAPE_PT.sub(
+        lambda m: f"no.{m[1]}of{m[2]}{SHAPE_WORDS[m[3]]}", portuguese
+    )
+    for what, kept in _kept(as_english, code).items():
         if kept != wanted[what]:
             found.append(f"{what}: {wanted[what]!r} in English, {kept!r}")
     # translate-toolkit's tests; in a {placeholder}, a string's words are
@@ -134,5 +168,22 @@ def po_problems(notebook):
             problems = entry_problems(entry, glossary)
         first = " ".join(msgid.split()[:6])
         where = f"{Path(notebook).name}, cell {cells[0]}: '{first}...'"
+        found += [f"{where}: {problem}" for problem in problems]
+    return found
+
+
+def package_problems(package=None, path=None):
+    """Return every problem of the catalog of the package's messages (at
+    path; by default the project's), each named with the file that says
+    it: the same checks as the notebooks' PO files."""
+    po = polib.pofile(str(path or PACKAGE_PO))
+    glossary, found = read_glossary(), []
+    for (_, msgid), places in package_messages(package).items():
+        entry = po.find(msgid)  # not an obsolete one
+        problems = ["not in the catalog (run make po)"]
+        if entry is not None:
+            problems = entry_problems(entry, glossary, code=True)
+        first = " ".join(msgid.split()[:6])
+        where = f"{PACKAGE_PO.name}, {places[0]}: '{first}...'"
         found += [f"{where}: {problem}" for problem in problems]
     return found

@@ -7,9 +7,12 @@ else it goes to the module named after its notebook (``NN_name.ipynb`` ->
 of its notebooks as written, ``from d2l_attention import name`` made
 ``from .module import name``, and such an import of each name saved in
 another module; ruff drops the unused and repeated ones (F401, F811),
-sorts the rest and formats the module. A name, private or public, is saved
-once in the package. ``__all__`` lists the public ones; ``__init__.py``
-imports each name, private ones too, from its module on first use.
+sorts the rest and formats the module. The modules written by hand
+(``language``; the ``exercises`` subpackage) are left as they are, and a
+saved cell imports the names of ``language`` as it imports saved ones.
+A name, private or public, is saved once in the package. ``__all__``
+lists the public ones; ``__init__.py`` imports each name, private ones
+too, from its module on first use.
 
 Errors, naming the cells or modules: a marker written another way
 (``# @save``, ``#@Save``, after a blank first line, closing a line of code),
@@ -38,6 +41,9 @@ NOTEBOOK_NAME = re.compile(r"^\d\d_(\w+)\.ipynb$")
 # what a reader would take for the marker: any case, spaces inside, alone on
 # a line or closing a line of code (the book's `def f():  #@save` style)
 LOOKS_LIKE_MARKER = re.compile(r"^\s*#\s*@\s*save\b|#\s*@\s*save\s*$", re.I)
+# the package's modules written by hand, which the notebooks' cells may
+# import from: their public names are their __all__
+HAND_WRITTEN = ("language",)
 RUFF = [sys.executable, "-m", "ruff"]  # the project's pinned ruff
 RUFF_STEPS = ["check --select F401,F811 --fix"]  # unused, repeated imports
 RUFF_STEPS += ["check --select I --fix", "format"]  # sorted; formatted
@@ -146,9 +152,25 @@ def check_not_self_import(node, where):
         )
 
 
-def check_names(saved):
-    """Return {saved name: module}; raise ExportError if a name is saved
-    twice or a cell imports from the package a name no notebook saves."""
+def hand_written_names(package=None):
+    """Return {name: module} of the public names of the hand-written
+    modules there are (their __all__)."""
+    found = {}
+    for module in HAND_WRITTEN:
+        path = Path(package or PACKAGE) / f"{module}.py"
+        if not path.is_file():
+            continue
+        for node in ast.parse(path.read_text(encoding="utf-8")).body:
+            targets = getattr(node, "targets", [])
+            if any(getattr(t, "id", "") == "__all__" for t in targets):
+                found |= dict.fromkeys(ast.literal_eval(node.value), module)
+    return found
+
+
+def check_names(saved, written=None):
+    """Return {name: module} of the names saved and of those written by
+    hand (written, {name: module}); raise ExportError if a name is saved
+    twice or a cell imports from the package a name no module defines."""
     saved_at, defined_in = {}, {}
     for cell in saved:
         for name in cell.names:
@@ -163,7 +185,13 @@ def check_names(saved):
                     f"{cell.place}; keep one #@save definition and import "
                     f"it from {PACKAGE.name} in the other notebook"
                 )
+            if name in (written or {}):
+                raise ExportError(
+                    f"{cell.place}: {name} is also defined in the module "
+                    f"written by hand, {written[name]}; rename one"
+                )
             saved_at[name], defined_in[name] = cell.place, cell.module
+    defined_in |= written or {}
     for cell in saved:
         for node, _ in cell.imports:
             for alias in package_names(node):
@@ -227,7 +255,8 @@ def package_files(notebooks=None, package=None):
             errors.append(str(error))  # every notebook's problem at once
     if errors:
         raise ExportError("\n".join(errors))
-    defined_in = check_names(saved)
+    written = hand_written_names(package)
+    defined_in = check_names(saved, written)
     modules = {}
     for cell in saved:
         if cell.blocks:
@@ -254,6 +283,8 @@ def package_files(notebooks=None, package=None):
             f"modules import each other: {loop}; move a definition with "
             "'#@save module_name'"
         ) from None
+    for name, module in written.items():
+        names_of.setdefault(module, []).append(name)
     attrs = "".join(f'"{m}": [{quoted(n)}],' for m, n in names_of.items())
     files[package / "__init__.py"] = tidy(INIT % attrs, "__init__")
     return files
@@ -262,14 +293,19 @@ def package_files(notebooks=None, package=None):
 def stale_files(files, package=None):
     """Return the paths whose content differs from what would be written."""
     package = Path(package or PACKAGE)
-    old = {p: p.read_text(encoding="utf-8") for p in package.glob("*.py")}
+    old = {
+        p: p.read_text(encoding="utf-8")
+        for p in package.glob("*.py")
+        if p.stem not in HAND_WRITTEN
+    }
     return sorted(p for p in old | files if old.get(p) != files.get(p))
 
 
 def write_package(files, package=None):
     """Write files into package, removing modules no notebook saves."""
     for path in set(Path(package or PACKAGE).glob("*.py")) - files.keys():
-        path.unlink()
+        if path.stem not in HAND_WRITTEN:
+            path.unlink()
     for path, text in files.items():
         write_atomically(path, text)
 

@@ -23,7 +23,14 @@ from pathlib import Path
 import nbformat
 
 from tools import student
-from tools.project import LOCALE, NOTEBOOKS, NOTEBOOKS_PT, PACKAGE, ROOT
+from tools.project import (
+    LOCALE,
+    NOTEBOOKS,
+    NOTEBOOKS_PT,
+    PACKAGE,
+    PACKAGE_PO,
+    ROOT,
+)
 
 FILES = ROOT / "tools" / "handout_files"
 # edition: (folder and zip name, its notebooks, its README, its extras)
@@ -58,9 +65,15 @@ def fill(folder, edition):
                 r", `notebooks/[^`]+`,", "", nb.cells[0].source
             )
         nbformat.write(nb, folder / "notebooks" / path.name)
-    (folder / "d2l_attention").mkdir()
-    for module in sorted(PACKAGE.glob("*.py")):
-        shutil.copy2(module, folder / "d2l_attention" / module.name)
+    # the package, its exercises' checks, and the catalog of its messages
+    shutil.copytree(
+        PACKAGE,
+        folder / "d2l_attention",
+        ignore=shutil.ignore_patterns("__pycache__"),
+    )
+    catalog = folder / "locale" / "pt_BR"
+    catalog.mkdir(parents=True)
+    shutil.copy2(PACKAGE_PO, catalog / PACKAGE_PO.name)
     (folder / "data").mkdir()
     for name in ("README.md", "fra-eng-first-5000.txt"):
         shutil.copy2(ROOT / "data" / name, folder / "data" / name)

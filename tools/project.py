@@ -10,6 +10,8 @@ NOTEBOOKS = ROOT / "notebooks"  # the English notebooks, the source
 NOTEBOOKS_PT = NOTEBOOKS / "pt_BR"  # the Portuguese edition, generated
 LOCALE = ROOT / "locale" / "pt_BR"  # its PO files, glossary, first cell
 PACKAGE = ROOT / "d2l_attention"  # generated from the #@save cells
+# the catalog of the package's messages in Portuguese, which it reads
+PACKAGE_PO = LOCALE / "d2l_attention.po"
 # the id of the first cell of every Portuguese notebook: a note saying
 # where it comes from (locale/pt_BR/first_cell.md)
 FIRST_CELL_ID = "pt-br-generated"

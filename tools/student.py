@@ -4,18 +4,16 @@
 
 Each run of consecutive cells tagged `solution` gives way to one line that
 says the solution is in the full notebook; nbconvert's TagRemovePreprocessor
-then takes the solution cells out. The cell that defines the checks of the
-exercises (tagged `exercise-checks`), which holds their answers, gives way to
-an import of the checks from d2l_attention.exercises, and the check cells
-(tagged `check`) lose the verdicts they printed on the worked solutions. The
-questions and every other cell stay, with their outputs. A notebook of
-notebooks/pt_BR/ gets the line in Portuguese and goes to OUT_DIR/pt_BR/.
+then takes the solution cells out. The check cells (tagged `check`), which
+call the checks of d2l_attention.exercises, lose the verdicts they printed
+on the worked solutions. The questions and every other cell stay, with
+their outputs. A notebook of notebooks/pt_BR/ gets the line in Portuguese
+and goes to OUT_DIR/pt_BR/.
 Each file is written to a temporary name first, so an interrupted build
 leaves no half-written notebook.
 """
 
 import argparse
-import ast
 import sys
 from pathlib import Path
 
@@ -24,9 +22,6 @@ from nbconvert.preprocessors import TagRemovePreprocessor
 
 from tools.project import SOLUTION, language, write_atomically
 
-# the #@save cell of an exercise's checks, which holds the answers: the
-# student edition imports the checks from the package instead
-CHECKS = "exercise-checks"
 CHECK = "check"  # a cell that runs an exercise's check on the answer
 PLACEHOLDER = "solution-placeholder"  # the tag of the line left in its place
 LINES = {
@@ -62,43 +57,10 @@ def is_solution(cell):
     return SOLUTION in tags(cell)
 
 
-def checks_import(cell, defines_messages):
-    """Return the cell that imports the check functions cell defines.
-
-    A notebook that defines the Messages class itself (notebook 01) has
-    two of them, its own and the package's: the cell hands its language to
-    the package's, which the imported checks speak through.
-    """
-    names = [
-        node.name
-        for node in ast.parse(cell.source).body
-        if isinstance(node, ast.FunctionDef) and node.name.startswith("check_")
-    ]
-    line = f"from d2l_attention.exercises import {', '.join(names)}"
-    if len(line) > 79:
-        inner = "".join(f"    {name},\n" for name in names)
-        line = f"from d2l_attention.exercises import (\n{inner})"
-    if defines_messages:
-        line = (
-            "import d2l_attention.checks\n" + line + "\n\n"
-            "# the checks answer in this notebook's language\n"
-            "d2l_attention.checks.Messages.use(Messages.language)"
-        )
-    imported = nbformat.v4.new_code_cell(line)
-    imported.id = f"{cell.id}-import"
-    return imported
-
-
 def student_notebook(path, lines=LINES):
     """Return the student edition of the notebook at path."""
     nb = nbformat.read(path, as_version=4)
     line = lines[language(nb)].format(name=Path(path).name)
-    defines_messages = any(
-        cell.cell_type == "code"
-        and cell.source.startswith("#@save")
-        and "\nclass Messages" in cell.source
-        for cell in nb.cells
-    )
     cells, previous = [], False
     for cell in nb.cells:
         if is_solution(cell) and not previous:  # a run begins: one line
@@ -107,9 +69,7 @@ def student_notebook(path, lines=LINES):
             placeholder.metadata["tags"] = [PLACEHOLDER]
             cells.append(placeholder)
         previous = is_solution(cell)
-        if CHECKS in tags(cell):
-            cell = checks_import(cell, defines_messages)
-        elif CHECK in tags(cell):  # its verdict was on the worked solution
+        if CHECK in tags(cell):  # its verdict was on the worked solution
             cell.outputs, cell.execution_count = [], None
         cells.append(cell)
     nb.cells = cells

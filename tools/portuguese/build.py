@@ -1,6 +1,7 @@
 """The Portuguese notebooks, written from the English and the PO files."""
 
 import copy
+import re
 from pathlib import Path
 
 import nbformat
@@ -12,6 +13,9 @@ from .markdown_blocks import translate_markdown
 
 # the Portuguese notebooks' first cell, {name} the English one's file name
 FIRST_CELL = project.LOCALE / "first_cell.md"
+# the set-up's choice of language, which the edition's language replaces
+LANGUAGE_CALL = re.compile(r'\buse_language\("en"\)')
+EDITION = 'use_language("pt_BR")'
 
 
 def build(notebook):
@@ -48,6 +52,7 @@ def translated(english, table, name):
         elif cell.cell_type == "code":
             lookup = lambda key: table.get((CODE, key))  # noqa: E731
             cell.source = translate_code(cell.source, lookup)
+            cell.source = LANGUAGE_CALL.sub(EDITION, cell.source)
             cell.outputs, cell.execution_count = [], None
     first = FIRST_CELL.read_text(encoding="utf-8").strip().format(name=name)
     first = nbformat.v4.new_markdown_cell(first, id=project.FIRST_CELL_ID)

@@ -13,6 +13,9 @@ HIDDEN = set(
     "color cmap loc ha va fontsize style xscale yscale indexing reduction"
     " edgecolor facecolor linestyle marker dtype device mode family".split()
 )
+# calls whose strings are code: the edition's language (which the builder
+# sets) and a number's format
+HIDDEN_CALLS = {"use_language", "number"}
 # strings that name code rather than say something: identifiers,
 # attributes, calls, CSS sizes
 CODE_LIKE = re.compile(r"^[\w.]*_[\w.]*$|\w\.\w|\w\(|^\d+(px|%)$")
@@ -58,6 +61,8 @@ def _shown(node, parents, text):
         name = name or (_name(parent, node) if at in starts else None)
         node = parent
     if not LETTERS.search(bare(text)) or name in HIDDEN:
+        return False
+    if call in HIDDEN_CALLS:
         return False
     return SHOWN & {name, call} or not CODE_LIKE.search(bare(text).strip())
 
