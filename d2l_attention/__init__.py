@@ -7,8 +7,13 @@ the models does not import the plotting and progress-bar modules.
 
 import lazy_loader
 
+# the subpackages, written by hand: the exercises' checks
+SUBPACKAGES = [
+    "exercises",
+]
 __getattr__, __dir__, __all__ = lazy_loader.attach(
     __name__,
+    submodules=SUBPACKAGES,
     submod_attrs={
         "device": [
             "try_gpu",
@@ -94,5 +99,5 @@ __getattr__, __dir__, __all__ = lazy_loader.attach(
         ],
     },
 )
-# a private helper imports on first use too, but is not listed
-__all__ = [name for name in __all__ if not name.startswith("_")]
+# a private helper and a subpackage import on first use too, not listed
+__all__ = [n for n in __all__ if n[0] != "_" and n not in SUBPACKAGES]

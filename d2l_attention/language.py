@@ -11,6 +11,7 @@ them). Numbers are written the way the language writes them: ``0.35`` and
 
 import gettext
 import io
+import numbers
 import string
 from pathlib import Path
 
@@ -20,10 +21,12 @@ __all__ = ["use_language", "tr", "number", "written"]
 
 LANGUAGES = ("en", "pt_BR")  # English is the language of the code
 DOMAIN = "d2l_attention"  # the catalogs' name
-# the project's locale/ folder, beside the package
+# the project's locale/ folder, beside the package (installed as the
+# project installs it, editable: pip install -e .)
 LOCALE = Path(__file__).resolve().parent.parent / "locale"
 # a decimal point and thousands separator, each language's way
 SEPARATORS = {"en": ".,", "pt_BR": ",."}
+LIST_SEPARATORS = {"en": ", ", "pt_BR": "; "}  # between a list's numbers
 # what pyplot calls on each new figure in another language than English:
 # tick labels written the language's way
 FIGURE_HOOK = "d2l_attention.plotting:localize_figure"
@@ -76,7 +79,15 @@ def use_language(language):
 
 def number(value, spec=""):
     """Return value formatted by spec (Python's format mini-language),
-    with the decimal point and thousands separator of the language."""
+    with the decimal point and thousands separator of the language.
+
+    A list or tuple gives each of its numbers so, in brackets, separated as
+    the language separates them: [0.5, 1.5] in English, [0,5; 1,5] in
+    Portuguese, where a comma is the decimal point.
+    """
+    if isinstance(value, (list, tuple)):
+        between = LIST_SEPARATORS[_Language.name]
+        return "[" + between.join(number(v, spec) for v in value) + "]"
     return written(format(value, spec))
 
 
@@ -84,12 +95,12 @@ class _Formatter(string.Formatter):
     """str.format that writes numbers the language's way."""
 
     def format_field(self, value, format_spec):
-        if isinstance(value, (int, float)) and not isinstance(value, bool):
+        if isinstance(value, numbers.Real) and not isinstance(value, bool):
             return number(value, format_spec)
         return super().format_field(value, format_spec)
 
 
-def tr(message, **values):
+def tr(message, /, **values):
     """Return message in the language in use, values in its {fields}.
 
     message: the English, a literal string (``make po`` finds it in the

@@ -39,7 +39,8 @@ def localize_figure(fig):
 
     use_language("pt_BR") makes pyplot call it on each new figure
     (matplotlib's rcParams["figure.hooks"]); a colour bar takes
-    format=NumberFormatter(). Defined in notebook 01.
+    format=NumberFormatter(), and an Axes cleared (cla) or put on another
+    scale gets matplotlib's formatter back. Defined in notebook 01.
     """
     fig.add_axobserver(_localize_axes)
 
@@ -135,6 +136,7 @@ class LossCurve:
         # plain numbers at 0.1, 0.2, 0.5, 1, 2, 5 ...
         self.ax.yaxis.set_major_locator(ticker.LogLocator(subs=(1, 2, 5)))
         self.ax.yaxis.set_major_formatter(NumberFormatter("g"))
+        self.ax.xaxis.set_major_formatter(NumberFormatter())  # after cla()
         self.ax.yaxis.set_minor_formatter(ticker.NullFormatter())
         if self.handle is not None:  # None outside a notebook
             self.handle.update(self.fig)

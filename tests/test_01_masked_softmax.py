@@ -282,7 +282,7 @@ CHECK_CASES = [
     ),
     (
         lambda: _check_attention_inputs(*_qkv(values=(1, 3, 5))),
-        "os tamanhos de lote não batem",
+        "os tamanhos de minilote não batem",
     ),
     (
         lambda: _check_attention_inputs(*_qkv(values=(2, 2, 5))),

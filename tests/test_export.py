@@ -275,8 +275,18 @@ def test_a_module_written_by_hand_is_imported_from_and_left_alone(tmp_path):
     export.write_package(files, package)
     assert (package / "language.py").read_text() == written
     assert (package / "exercises" / "__init__.py").exists()
-    # a saved cell may not define a name the hand-written module has
+    assert (
+        'SUBPACKAGES = [\n    "exercises",\n]'
+        in files[package / "__init__.py"]
+    )
+    # a saved cell may not define a name the hand-written module has, nor
+    # save to a module written by hand
     clash = "#@save\ndef tr(message):\n    return message"
     notebooks = write_notebook(tmp_path, "02_second.ipynb", [clash])
     with pytest.raises(export.ExportError, match="written by hand"):
         export.package_files(notebooks, package)
+    for module in ("language", "exercises"):
+        cell = f"#@save {module}\ndef check_x(answer):\n    return answer"
+        notebooks = write_notebook(tmp_path, "02_second.ipynb", [cell])
+        with pytest.raises(export.ExportError, match=f"module {module}, wh"):
+            export.package_files(notebooks, package)

@@ -19,6 +19,15 @@ from d2l_attention import (
 matplotlib.use("Agg")
 
 
+@pytest.fixture(autouse=True)
+def no_figure_left():
+    """Close the figures a test drew."""
+    yield
+    import matplotlib.pyplot as plt
+
+    plt.close("all")
+
+
 @pytest.mark.parametrize(
     "value, spec, english, portuguese",
     [
@@ -28,6 +37,8 @@ matplotlib.use("Agg")
         (-0.5, "+.2f", "-0.50", "-0,50"),
         (0.221, ".1%", "22.1%", "22,1%"),
         (1000, "", "1000", "1000"),
+        ([0.5, 1.25], ".2f", "[0.50, 1.25]", "[0,50; 1,25]"),
+        ([[1.5], [2.0]], "g", "[[1.5], [2]]", "[[1,5]; [2]]"),
     ],
 )
 def test_a_number_is_written_each_languages_way(
@@ -125,15 +136,16 @@ def test_the_heatmaps_colour_bar_is_written_the_brazilian_way(portuguese):
 
 
 def test_the_loss_curve_speaks_portuguese(portuguese):
-    curve = LossCurve(10)
-    for epoch, loss in enumerate([2.0, 1.0, 0.5, 0.3], start=1):
+    curve = LossCurve(3)  # half epochs between the ticks: 1,5 and 2,5
+    for epoch, loss in enumerate([2.0, 1.0, 0.3], start=1):
         curve.add(epoch, loss)
     ax = curve.ax
     assert ax.get_xlabel() == "época"
     assert ax.get_ylabel() == "entropia cruzada por token de destino"
     assert ax.get_legend_handles_labels()[1] == ["treino"]
     labels = tick_labels(curve.fig)
-    assert "0,5" in labels and "0.5" not in labels, labels
+    assert "0,5" in labels and "1,5" in labels, labels
+    assert not [label for label in labels if "." in label], labels
 
 
 def test_a_formatter_with_a_spec_writes_each_tick_by_it(portuguese):

@@ -577,39 +577,49 @@ def test_lab_pt_sets_portuguese_for_itself_only():
 # commas grouping thousands twice or more (2,097,152; "1,000" is one with
 # three decimals in Portuguese, so a single group is not told apart)
 ENGLISH_NUMBER = re.compile(
-    r"(?<![\w.])\d+\.\d+(?:e[-+]?\d+)?(?![\w.])|(?<![\w,.])\d{1,3}(?:,\d{3}){2,}"
+    r"(?<![\w.])\d+\.\d+(?:e[-+]?\d+)?(?!\w|\.\d)|(?<![\w,.])\d{1,3}(?:,\d{3}){2,}"
 )
-# code that keeps Python's notation inside a printed sentence: a list, a
-# tuple, a shape or a call, between brackets; a version number
+# a line that is code: a printed tensor, array, list or tuple, an object's
+# repr (a widget's), or the continuation of one
+CODE_LINE = re.compile(r"^\s*(?:[\w.]+\(|\[|\()")
+# what an error message echoes of the caller's value: code, between brackets
 BRACKETED = re.compile(r"\[[^\[\]]*\]|\([^()]*\)")
-VERSION = re.compile(r"\b\d+\.\d+\.\d+\S*")
+VERSION = re.compile(r"\b\d+\.\d+\.\d+\S*")  # torch 2.13.0+cpu
+ERROR_LINE = re.compile(r"^\s*\w+(?:Error|Exception): ")  # one printed
 
 
-def english_numbers(text):
-    """Return the numbers of an output's text written the English way, and
-    the rule applied: a printed tensor is code, all of it; elsewhere what
-    is between brackets is code (a list, a tuple, a shape) and the rest is
-    prose, whose numbers must read the Brazilian way."""
-    if text.lstrip().startswith(("tensor(", "[", "(", "array(")):
-        return [], "a printed tensor, list or tuple: code, Python's notation"
-    prose = VERSION.sub(" ", text)
-    while (stripped := BRACKETED.sub(" ", prose)) != prose:
+def english_numbers(line, error=False):
+    """Return the numbers of an output line written the English way, and
+    the rule applied. A line that is code (a printed tensor or list, a
+    repr) keeps Python's notation; in an error message, so does the value
+    it echoes between brackets; everything else is prose, a list printed
+    in a sentence included, and reads the Brazilian way."""
+    if CODE_LINE.match(line):
+        return [], "code: a printed tensor, list or repr"
+    error = error or bool(ERROR_LINE.match(line))
+    prose = VERSION.sub(" ", line)
+    while error and (stripped := BRACKETED.sub(" ", prose)) != prose:
         prose = stripped
-    found = ENGLISH_NUMBER.findall(prose)
-    return found, "prose (what is between brackets is code)"
+    rule = (
+        "an error's prose (its echo of a value is code)"
+        if error
+        else ("prose, lists in a sentence included")
+    )
+    return ENGLISH_NUMBER.findall(prose), rule
 
 
 def output_texts(cell):
-    """Return the texts a student reads in a code cell's outputs."""
+    """Return (text, is an error) of what a student reads in a code cell's
+    outputs."""
     texts = []
     for out in cell.get("outputs", []):
         if out.output_type == "stream":
-            texts.append(out.text)
+            texts.append((out.text, False))
         elif out.output_type == "error":
-            texts.append(out.evalue)
+            texts.append((out.evalue, True))
         elif "text/plain" in out.get("data", {}):
             if "image/png" not in out.data:  # a figure's text: its repr
-                texts.append(out.data["text/plain"])
+                texts.append((out.data["text/plain"], False))
     return texts
 
 
@@ -618,10 +628,10 @@ def number_problems(path):
     written the English way, the notebook, the cell id, the rule and text."""
     found = []
     for cell in nbformat.read(path, as_version=4).cells:
-        for text in output_texts(cell):
+        for text, error in output_texts(cell):
             # each line apart: a tensor printed after a sentence is its own
             for line in text.split("\n"):
-                numbers, rule = english_numbers(line)
+                numbers, rule = english_numbers(line, error)
                 if numbers:
                     found.append(
                         f"{path.name}, cell {cell.id}: {', '.join(numbers)} "
@@ -646,13 +656,29 @@ def test_portuguese_outputs_write_numbers_the_brazilian_way(notebook):
             ["1.7881393432617188e-07"],
         ),
         ("maior peso 0,37 em d = 2; 2.097.152 operações", []),
-        ("saída: [[1.68, 2.68], [10.16, 11.16]]", []),
+        (
+            "saída: [[1.68, 2.68], [10.16, 11.16]]",
+            ["1.68", "2.68", "10.16", "11.16"],
+        ),
+        ("saída: [[1,68; 2,68]; [10,16; 11,16]]", []),
+        ("[0.5, 1.5]", []),
+        ("        [0.3, 0.4]])", []),
+        ("interactive(children=(FloatSlider(value=3.0,", []),
         ("formato (8, 32, 32), 641,2 µs", []),
         ("tensor([0.5000, 0.5000])", []),
         ("torch 2.13.0+cpu em cpu", []),
         ("41,9 (38,3–45,6)", []),
         ("acurácia 1,000", []),
+        ("o maior peso é 0.37.", ["0.37"]),
+        ("pesos 0,2, 0,3 e 0.5.", ["0.5"]),
     ],
 )
 def test_an_english_number_in_a_portuguese_output_is_found(line, found):
     assert english_numbers(line)[0] == found
+
+
+def test_an_error_may_echo_the_value_it_got():
+    line = "valid_lens precisa ter números inteiros >= 0; recebido: [1.5, 2.0]"
+    assert english_numbers(line, error=True)[0] == []
+    assert english_numbers(line)[0] == ["1.5", "2.0"]
+    assert english_numbers("ValueError: " + line)[0] == []  # one printed

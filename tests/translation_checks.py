@@ -9,6 +9,7 @@ package's messages (locale/pt_BR/d2l_attention.po) is held by the same
 checks, each message a string of code."""
 
 import re
+import string
 from pathlib import Path
 
 import polib
@@ -183,7 +184,28 @@ def package_problems(package=None, path=None):
         problems = ["not in the catalog (run make po)"]
         if entry is not None:
             problems = entry_problems(entry, glossary, code=True)
+            problems += field_problems(entry)
         first = " ".join(msgid.split()[:6])
-        where = f"{PACKAGE_PO.name}, {places[0]}: '{first}...'"
+        where = f"{Path(path or PACKAGE_PO).name}, {places[0]}: '{first}...'"
         found += [f"{where}: {problem}" for problem in problems]
     return found
+
+
+def _fields(text):
+    """Return the sorted {fields} (name, conversion, spec) str.format reads
+    in text; raise ValueError for a stray brace."""
+    parsed = string.Formatter().parse(text)
+    return sorted((n, c or "", s) for _, n, s, c in parsed if n is not None)
+
+
+def field_problems(entry):
+    """Return a problem if a message's translation would not format as its
+    English does: a stray brace, or other fields (tr fills them)."""
+    try:
+        wanted = _fields(entry.msgid)
+        found = _fields(entry.msgstr)
+    except ValueError as error:
+        return [f"a brace str.format cannot read: {error}"]
+    if found != wanted:
+        return [f"fields differ: {wanted} in English, {found}"]
+    return []

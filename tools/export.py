@@ -42,8 +42,10 @@ NOTEBOOK_NAME = re.compile(r"^\d\d_(\w+)\.ipynb$")
 # a line or closing a line of code (the book's `def f():  #@save` style)
 LOOKS_LIKE_MARKER = re.compile(r"^\s*#\s*@\s*save\b|#\s*@\s*save\s*$", re.I)
 # the package's modules written by hand, which the notebooks' cells may
-# import from: their public names are their __all__
+# import from: their public names are their __all__; and its subpackage
+# written by hand, the exercises' checks, reached as d2l_attention.exercises
 HAND_WRITTEN = ("language",)
+SUBPACKAGES = ("exercises",)
 RUFF = [sys.executable, "-m", "ruff"]  # the project's pinned ruff
 RUFF_STEPS = ["check --select F401,F811 --fix"]  # unused, repeated imports
 RUFF_STEPS += ["check --select I --fix", "format"]  # sorted; formatted
@@ -56,9 +58,13 @@ the models does not import the plotting and progress-bar modules.
 
 import lazy_loader
 
-__getattr__, __dir__, __all__ = lazy_loader.attach(__name__, submod_attrs={%s})
-# a private helper imports on first use too, but is not listed
-__all__ = [name for name in __all__ if not name.startswith("_")]
+# the subpackages, written by hand: the exercises' checks
+SUBPACKAGES = [%s]
+__getattr__, __dir__, __all__ = lazy_loader.attach(
+    __name__, submodules=SUBPACKAGES, submod_attrs={%s}
+)
+# a private helper and a subpackage import on first use too, not listed
+__all__ = [n for n in __all__ if n[0] != "_" and n not in SUBPACKAGES]
 '''
 
 
@@ -263,6 +269,11 @@ def package_files(notebooks=None, package=None):
             modules.setdefault(cell.module, []).append(cell)
     files, imports_of, names_of = {}, {}, {}
     for module, cells in modules.items():
+        if module in HAND_WRITTEN + SUBPACKAGES:
+            raise ExportError(
+                f"{cells[0].place}: saves to module {module}, which is "
+                "written by hand; save the cell to another module"
+            )
         if module in defined_in:
             raise ExportError(
                 f"{cells[0].place}: saves to module {module}, also a name "
@@ -286,7 +297,10 @@ def package_files(notebooks=None, package=None):
     for name, module in written.items():
         names_of.setdefault(module, []).append(name)
     attrs = "".join(f'"{m}": [{quoted(n)}],' for m, n in names_of.items())
-    files[package / "__init__.py"] = tidy(INIT % attrs, "__init__")
+    subpackages = quoted(SUBPACKAGES)
+    files[package / "__init__.py"] = tidy(
+        INIT % (subpackages, attrs), "__init__"
+    )
     return files
 
 

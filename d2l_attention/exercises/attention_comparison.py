@@ -3,6 +3,7 @@ notebooks/07_attention_comparison.ipynb."""
 
 import math
 
+from ..language import number
 from .kit import call_answer, not_yet, right
 
 __all__ = [
@@ -87,7 +88,7 @@ def check_score_of_counts(score_of_counts):
         return not_yet(
             "with exponents {exponents}, the score is not 100 x the product "
             "of the p_n ** w_n (p_n: matches / totals)",
-            exponents=exponents,
+            exponents=number(exponents, "g"),
         )
     return right(
         "the book's formula on two rows of counts, with both pairs of "

@@ -16,11 +16,14 @@ class Verdict:
 
     def __init__(self, passed, message):
         self.passed, self.message = passed, message
+        # the whole line in the language in use when the check ran
+        if passed:
+            self.line = tr("✔ Right: {message}", message=message)
+        else:
+            self.line = tr("✘ Not yet: {message}", message=message)
 
     def __repr__(self):
-        if self.passed:
-            return tr("✔ Right: ") + self.message
-        return tr("✘ Not yet: ") + self.message
+        return self.line
 
 
 def right(message, **values):

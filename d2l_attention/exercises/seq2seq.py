@@ -2,6 +2,7 @@
 notebooks/05_seq2seq.ipynb."""
 
 import torch
+from torch import nn
 from torch.nn import functional as F
 
 from ..encoder_decoder import Seq2SeqDecoder, Seq2SeqEncoder
@@ -56,6 +57,13 @@ def _decoder_parts(decoder_class, *sizes):
         X = torch.randint(1, 10, (4, 7))
     if hint:
         return None, hint
+    if not isinstance(decoder, nn.Module):
+        kind = type(decoder).__name__
+        return None, not_yet(
+            "the answer must be a decoder class, an nn.Module; calling it "
+            "gave {kind}",
+            kind=kind,
+        )
     decoder.eval()
     with torch.no_grad():
         return (encoder, decoder, X, encoder(X)), None

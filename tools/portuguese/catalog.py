@@ -65,7 +65,8 @@ def package_messages(package=None):
             for node in ast.walk(function)
         }
         for node in ast.walk(tree):
-            name = getattr(getattr(node, "func", None), "id", None)
+            func = getattr(node, "func", None)  # tr(...) or language.tr(...)
+            name = getattr(func, "id", getattr(func, "attr", None))
             if name not in KEYWORDS or id(node) in passing:
                 continue
             place = f"{path.relative_to(package.parent)}:{node.lineno}"
