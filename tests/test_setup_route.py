@@ -39,7 +39,7 @@ DEV_ONLY = (
     "pytest",
     "nbval",
     "ruff",
-    "polib",
+    "translate-toolkit",
     "playwright",
     "pytest-playwright",
     "d2l",
