@@ -17,7 +17,7 @@ NOTEBOOKS_PT := $(sort $(wildcard notebooks/pt_BR/*.ipynb))
 LAB_PT := build/lab-pt
 STUDENT := build/student
 HANDOUT := build/handout
-CODE   := d2l_attention tests tools bench
+CODE   := d2l_attention tests tools bench conftest.py
 # JupyterLab refuses to start as root (containers) unless told to
 LAB_FLAGS ?= $(if $(filter 0,$(shell id -u)),--allow-root)
 # seconds a cell may take before its wait fails, naming it: the longest

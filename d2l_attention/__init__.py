@@ -18,25 +18,19 @@ __getattr__, __dir__, __all__ = lazy_loader.attach(
         "device": [
             "try_gpu",
         ],
-        "checks": [
-            "_check_scores",
-            "_check_valid_lens",
-            "_check_valid_lens_values",
-            "_check_attention_inputs",
-            "_check_dot_product_inputs",
-            "_check_num_heads",
-        ],
-        "masking": [
-            "valid_lens_to_mask",
-            "masked_softmax",
-            "sequence_mask",
-        ],
         "plotting": [
             "NumberFormatter",
             "localize_figure",
             "_localize_axes",
             "show_heatmaps",
+            "draw_pooling_diagram",
+            "draw_attention_pooling",
             "LossCurve",
+        ],
+        "masking": [
+            "valid_lens_to_mask",
+            "masked_softmax",
+            "sequence_mask",
         ],
         "additive_attention": [
             "AdditiveAttention",
@@ -96,6 +90,14 @@ __getattr__, __dir__, __all__ = lazy_loader.attach(
             "tr",
             "number",
             "written",
+        ],
+        "checks": [
+            "_check_scores",
+            "_check_valid_lens",
+            "_check_valid_lens_values",
+            "_check_attention_inputs",
+            "_check_dot_product_inputs",
+            "_check_num_heads",
         ],
     },
 )

@@ -1,8 +1,10 @@
-# generated, do not edit: the #@save cells of
-# notebooks/01_masked_softmax.ipynb
-# notebooks/02_additive_attention.ipynb
-# notebooks/03_scaled_dot_product_attention.ipynb
-# notebooks/04_multihead_attention.ipynb
+"""The input checks: each raises a clear error, naming the problem, when a
+call of the package gets what it cannot use.
+
+Written by hand, like language.py: the notebooks call them (the first line
+of masked_softmax, of each attention layer's forward) and import them from
+the package; tests/test_01_masked_softmax.py goes through every message.
+"""
 
 import torch
 
@@ -14,7 +16,7 @@ __all__ = []
 def _check_scores(X, valid_lens):
     """Raise ValueError/TypeError unless X is scores that valid_lens fits.
 
-    Defined in notebook 01.
+    First used in notebook 01.
     """
     if not torch.is_tensor(X) or X.dim() != 3:
         shape = tuple(X.shape) if torch.is_tensor(X) else type(X).__name__
@@ -38,7 +40,7 @@ def _check_valid_lens(valid_lens, batch_size, num_queries):
     valid_lens: None, one length per example, (batch_size,), or one per
     query, (batch_size, num_queries). Reads shapes and dtype only, not the
     values.
-    Defined in notebook 01.
+    First used in notebook 01.
     """
     if valid_lens is None:
         return
@@ -72,7 +74,7 @@ def _check_valid_lens(valid_lens, batch_size, num_queries):
 def _check_valid_lens_values(valid_lens):
     """Raise ValueError unless valid_lens holds whole numbers >= 0.
 
-    Reads the values: on a GPU, waits for them. Defined in notebook 01.
+    Reads the values: on a GPU, waits for them. First used in notebook 01.
     """
     bad = valid_lens < 0
     if valid_lens.is_floating_point():
@@ -91,7 +93,7 @@ def _check_attention_inputs(
 
     Each must be 3-D, (batch_size, no. of items, features); batch sizes
     agree, keys and values pair up, and feature sizes are the expected
-    ones where given. Defined in notebook 02.
+    ones where given. First used in notebook 02.
     """
     named = {"queries": queries, "keys": keys, "values": values}
     for name, tensor in named.items():
@@ -143,7 +145,7 @@ def _check_dot_product_inputs(queries, keys, values):
     """Raise ValueError/TypeError unless the inputs suit a dot product.
 
     As _check_attention_inputs, and queries have as many features as the
-    keys, since a dot product pairs them. Defined in notebook 03.
+    keys, since a dot product pairs them. First used in notebook 03.
     """
     _check_attention_inputs(queries, keys, values)
     d, got = keys.shape[-1], queries.shape[-1]
@@ -161,7 +163,7 @@ def _check_dot_product_inputs(queries, keys, values):
 def _check_num_heads(num_hiddens, num_heads):
     """Raise ValueError unless num_heads heads split num_hiddens evenly.
 
-    Defined in notebook 04.
+    First used in notebook 04.
     """
     if num_heads < 1 or num_hiddens % num_heads != 0:
         raise ValueError(

@@ -13,6 +13,8 @@ __all__ = [
     "NumberFormatter",
     "localize_figure",
     "show_heatmaps",
+    "draw_pooling_diagram",
+    "draw_attention_pooling",
     "LossCurve",
 ]
 
@@ -101,6 +103,135 @@ def show_heatmaps(
             if titles:
                 ax.set_title(titles[j])
     fig.colorbar(image, ax=axes, shrink=0.6, format=NumberFormatter())
+    return fig
+
+
+def draw_pooling_diagram():
+    """Return a figure of attention pooling: scores, weights, average.
+
+    Defined in notebook 01.
+    """
+    fig, ax = plt.subplots(figsize=(8.4, 3.0))
+    ax.set(xlim=(0, 10), ylim=(0, 5.2))
+    ax.axis("off")
+    box = {"boxstyle": "round,pad=0.3", "facecolor": "white"}
+    arrow = {"arrowstyle": "->", "color": "gray"}
+    ax.text(
+        0.6,
+        2.0,
+        r"$\mathbf{q}$",
+        ha="center",
+        va="center",
+        size=14,
+        bbox={**box, "facecolor": "#fde0c5"},
+    )
+    ax.text(0.6, 1.3, tr("query"), ha="center", size=9)
+    for y, i in [(4.3, "1"), (3.0, "2"), (0.9, "m")]:  # keys 1, 2 and m
+        ax.text(
+            2.4,
+            y,
+            rf"$\mathbf{{k}}_{i}$",
+            ha="center",
+            va="center",
+            size=12,
+            bbox={**box, "facecolor": "#d6e4f0"},
+        )
+        ax.annotate("", (3.3, y), (2.85, y), arrowprops=arrow)
+        ax.annotate("", (3.3, y), (0.95, 2.0), arrowprops=arrow)
+        ax.text(
+            4.1,
+            y,
+            rf"$a(\mathbf{{q}}, \mathbf{{k}}_{i})$",
+            ha="center",
+            va="center",
+            size=11,
+            bbox=box,
+        )
+        ax.annotate("", (5.45, y), (4.95, y), arrowprops=arrow)
+        ax.text(
+            6.1,
+            y,
+            rf"$\alpha_{i}$",
+            ha="center",
+            va="center",
+            size=12,
+            bbox={**box, "facecolor": "#f6c1b6"},
+        )
+        ax.text(
+            7.3,
+            y,
+            rf"$\times\ \mathbf{{v}}_{i}$",
+            ha="center",
+            va="center",
+            size=12,
+            bbox={**box, "facecolor": "#d9ead3"},
+        )
+        ax.annotate("", (8.85, 2.6), (7.85, y), arrowprops=arrow)
+    for x in (2.4, 4.1, 6.1, 7.3):
+        ax.text(x, 1.95, r"$\vdots$", ha="center", va="center", size=12)
+    ax.text(
+        9.4,
+        2.6,
+        r"$\sum$",
+        ha="center",
+        va="center",
+        size=14,
+        bbox={**box, "facecolor": "#fde0c5"},
+    )
+    ax.text(9.4, 1.9, tr("output"), ha="center", size=9)
+    heads = [
+        (2.4, tr("keys")),
+        (4.1, tr("1. scores")),
+        (6.1, tr("2. weights: softmax\nof all the scores")),
+        (7.3, tr("values")),
+        (9.4, tr("3. weighted\naverage")),
+    ]
+    for x, text in heads:
+        ax.text(x, 5.0, text, ha="center", va="bottom", size=9)
+    fig.tight_layout()
+    return fig
+
+
+def draw_attention_pooling(query, keys, values, scores, weights, output):
+    """Return a figure of 1-D attention pooling: scores, weights, average.
+
+    Defined in notebook 01.
+    """
+    fig, axes = plt.subplots(1, 3, figsize=(8.4, 2.8))
+    axes[0].bar(keys, scores, color="tab:gray")
+    axes[0].set(
+        title=tr("1. scores $a(q, k_i)$"), ylabel=tr("score (0 is best)")
+    )
+    axes[1].bar(keys, weights, color="tab:red")
+    axes[1].set(
+        title=tr(r"2. softmax: weights $\alpha_i$"),
+        ylim=(0, 1),
+        ylabel=tr("weight"),
+    )
+    axes[2].scatter(keys, values, s=8, color="black", label=tr("values $v_i$"))
+    axes[2].scatter(
+        keys,
+        values,
+        s=500 * weights,
+        color="tab:blue",
+        alpha=0.5,
+        label=tr(r"area $\propto \alpha_i$"),
+    )
+    axes[2].axhline(
+        output,
+        color="tab:red",
+        label=tr(
+            r"output $\sum_i \alpha_i v_i$ = {output:.2f}",
+            output=float(output),
+        ),
+    )
+    axes[2].set(title=tr("3. weighted average"), ylabel=tr("value"))
+    axes[2].legend(fontsize=8, loc="upper left")
+    for ax in axes:
+        ax.xaxis.set_major_locator(ticker.MaxNLocator(integer=True))
+        ax.axvline(query, color="black", linestyle=":", linewidth=1)
+        ax.set_xlabel(tr("key position $k_i$ (dotted: the query)"))
+    fig.tight_layout()
     return fig
 
 

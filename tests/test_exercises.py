@@ -106,6 +106,9 @@ def test_the_stub_gets_a_hint(notebook, answer, check):
 
 # wrong answers, each with what its hint must say
 
+# the fill-in of notebook 01: the mask of valid lengths 1, 2, 3 over 4 keys
+POSITIONS, VALID_LEN = torch.arange(4), torch.tensor([1, 2, 3])
+
 
 def pad_without_renormalising(scores, valid_len):
     weights = torch.softmax(scores, dim=0)
@@ -478,6 +481,13 @@ class BiasedProjection(nn.Module):
 
 
 WRONG = {
+    "check_mask": [
+        (POSITIONS[:, None] < VALID_LEN[None, :], "the shape is (4, 3)"),
+        (POSITIONS < 3, "must have shape (3, 4), one row per valid length"),
+        (POSITIONS[None, :] <= VALID_LEN[:, None], "first valid_len[i]"),
+        ((POSITIONS[None, :] < VALID_LEN[:, None]).int(), "must be boolean"),
+        ([[True, False, False, False]] * 3, "must be a tensor, got list"),
+    ],
     "check_softmax_then_pad": [
         (pad_without_renormalising, "not 1: normalise over the first"),
         (softmax_without_padding, "from position 1 on must be 0"),

@@ -8,8 +8,8 @@ of its notebooks as written, ``from d2l_attention import name`` made
 ``from .module import name``, and such an import of each name saved in
 another module; ruff drops the unused and repeated ones (F401, F811),
 sorts the rest and formats the module. The modules written by hand
-(``language``; the ``exercises`` subpackage) are left as they are, and a
-saved cell imports the names of ``language`` as it imports saved ones.
+(``language``, ``checks``; the ``exercises`` subpackage) are left as they
+are, and a saved cell imports their names as it imports saved ones.
 A name, private or public, is saved once in the package. ``__all__``
 lists the public ones; ``__init__.py`` imports each name, private ones
 too, from its module on first use.
@@ -42,9 +42,11 @@ NOTEBOOK_NAME = re.compile(r"^\d\d_(\w+)\.ipynb$")
 # a line or closing a line of code (the book's `def f():  #@save` style)
 LOOKS_LIKE_MARKER = re.compile(r"^\s*#\s*@\s*save\b|#\s*@\s*save\s*$", re.I)
 # the package's modules written by hand, which the notebooks' cells may
-# import from: their public names are their __all__; and its subpackage
-# written by hand, the exercises' checks, reached as d2l_attention.exercises
-HAND_WRITTEN = ("language",)
+# import from: their public names are their __all__, their private ones
+# their top-level _functions (language: the edition's words and numbers;
+# checks: the input checks); and its subpackage written by hand, the
+# exercises' checks, reached as d2l_attention.exercises
+HAND_WRITTEN = ("language", "checks")
 SUBPACKAGES = ("exercises",)
 RUFF = [sys.executable, "-m", "ruff"]  # the project's pinned ruff
 RUFF_STEPS = ["check --select F401,F811 --fix"]  # unused, repeated imports
@@ -159,8 +161,8 @@ def check_not_self_import(node, where):
 
 
 def hand_written_names(package=None):
-    """Return {name: module} of the public names of the hand-written
-    modules there are (their __all__)."""
+    """Return {name: module} of the names of the hand-written modules there
+    are: their __all__, and their top-level functions named _name."""
     found = {}
     for module in HAND_WRITTEN:
         path = Path(package or PACKAGE) / f"{module}.py"
@@ -170,6 +172,9 @@ def hand_written_names(package=None):
             targets = getattr(node, "targets", [])
             if any(getattr(t, "id", "") == "__all__" for t in targets):
                 found |= dict.fromkeys(ast.literal_eval(node.value), module)
+            name = getattr(node, "name", "")
+            if isinstance(node, ast.FunctionDef) and name[:1] == "_":
+                found[name] = module
     return found
 
 

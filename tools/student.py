@@ -4,11 +4,14 @@
 
 Each run of consecutive cells tagged `solution` gives way to one line that
 says the solution is in the full notebook; nbconvert's TagRemovePreprocessor
-then takes the solution cells out. The check cells (tagged `check`), which
-call the checks of d2l_attention.exercises, lose the verdicts they printed
-on the worked solutions. The questions and every other cell stay, with
-their outputs. A notebook of notebooks/pt_BR/ gets the line in Portuguese
-and goes to OUT_DIR/pt_BR/.
+then takes the solution cells out. No answer shows before its question:
+every code cell loses its outputs (a prediction's answer, a quantity the
+student is asked for, a check's verdict on the worked solution, and any
+later figure that would give them away), and the notebook its saved widget
+state (the explorer's last figure); the student runs each cell in turn.
+The questions and every other cell stay, their sources unchanged. A
+notebook of notebooks/pt_BR/ gets the line in Portuguese and goes to
+OUT_DIR/pt_BR/.
 Each file is written to a temporary name first, so an interrupted build
 leaves no half-written notebook.
 """
@@ -69,10 +72,11 @@ def student_notebook(path, lines=LINES):
             placeholder.metadata["tags"] = [PLACEHOLDER]
             cells.append(placeholder)
         previous = is_solution(cell)
-        if CHECK in tags(cell):  # its verdict was on the worked solution
+        if cell.cell_type == "code":  # no answer before its question
             cell.outputs, cell.execution_count = [], None
         cells.append(cell)
     nb.cells = cells
+    nb.metadata.pop("widgets", None)  # the explorers' saved state
     remove = TagRemovePreprocessor(remove_cell_tags={SOLUTION}, enabled=True)
     nb, _ = remove.preprocess(nb, {})
     nbformat.validate(nb)

@@ -1,4 +1,5 @@
-"""The checks of the notebooks' exercises, written by hand.
+"""The checks of the notebooks' exercises and fill-ins, and their quizzes,
+written by hand.
 
 A check cell calls one with the student's answer,
 ``exercises.check_softmax_then_pad(softmax_then_pad)``, and shows ✔ or a
@@ -14,7 +15,11 @@ from .bahdanau_attention import (
     check_lstm_query,
     check_precomputed_keys,
 )
-from .masked_softmax import check_score_gradient, check_softmax_then_pad
+from .masked_softmax import (
+    check_mask,
+    check_score_gradient,
+    check_softmax_then_pad,
+)
 from .multihead_attention import check_head_weights
 from .scaled_dot_product_attention import check_bilinear_attention
 from .seq2seq import (
@@ -24,6 +29,7 @@ from .seq2seq import (
 )
 
 __all__ = [
+    "check_mask",
     "check_softmax_then_pad",
     "check_score_gradient",
     "check_permuted_output",

@@ -1,4 +1,4 @@
-"""The checks of the exercises of notebook 01:
+"""The checks of the exercises and the fill-in of notebook 01:
 notebooks/01_masked_softmax.ipynb."""
 
 import torch
@@ -7,9 +7,48 @@ from ..masking import masked_softmax
 from .kit import call_answer, not_yet, right, shape_hint
 
 __all__ = [
+    "check_mask",
     "check_softmax_then_pad",
     "check_score_gradient",
 ]
+
+
+def check_mask(mask):
+    """Check the fill-in of 01: the mask of valid lengths 1, 2, 3 over 4
+    positions, positions[None, :] < valid_len[:, None]."""
+    valid_len = torch.tensor([1, 2, 3])
+    expected = torch.arange(4)[None, :] < valid_len[:, None]
+    if mask is Ellipsis:
+        return not_yet(
+            "`mask` is still `...`: write the comparison in its place"
+        )
+    if not torch.is_tensor(mask):
+        kind = type(mask).__name__
+        return not_yet("`mask` must be a tensor, got {kind}", kind=kind)
+    if tuple(mask.shape) == (4, 3):
+        return not_yet(
+            "the shape is (4, 3), one row per position; the mask needs one "
+            "row per valid length: valid_len down the column, the positions "
+            "along the row"
+        )
+    if tuple(mask.shape) != (3, 4):
+        got = tuple(mask.shape)
+        return not_yet(
+            "the mask must have shape (3, 4), one row per valid length, got "
+            "{got}: compare a row (1, 4) with a column (3, 1)",
+            got=got,
+        )
+    if mask.dtype != torch.bool:
+        return not_yet(
+            "the mask must be boolean: a comparison, True where a position "
+            "is kept"
+        )
+    if not torch.equal(mask, expected):
+        return not_yet(
+            "row i must be True for its first valid_len[i] positions only: "
+            "keep a position when it is below the valid length (<)"
+        )
+    return right("True for the first 1, 2 and 3 positions of the three rows")
 
 
 def check_softmax_then_pad(softmax_then_pad):

@@ -1,0 +1,167 @@
+"""The claims of notebooks/01_masked_softmax.ipynb, checked in its kernel
+after the cells named (tests/claims/plugin.py)."""
+
+# %% after pooling-diagram
+# The figure draws the three steps: its labels keep apart.
+fig.canvas.draw()
+labels = [t for t in fig.axes[0].texts if t.get_text()]  # no arrows
+boxes = [t.get_window_extent() for t in labels]
+assert len(boxes) == 25, len(boxes)
+overlaps = [
+    (a, b)
+    for i, a in enumerate(boxes)
+    for b in boxes[i + 1 :]
+    if a.overlaps(b)
+]
+assert not overlaps, overlaps
+plt.close(fig)
+
+# %% after pooling-numbers
+# Step 2: the weights are positive and sum to one; Nadaraya-Watson with a
+# Gaussian kernel is this pooling with the score -(q - k)^2 / 2.
+import math
+
+assert (weights_1d > 0).all()
+assert torch.isclose(weights_1d.sum(), torch.tensor(1.0))
+kernel = torch.exp(-((query_1d - keys_1d) ** 2) / 2) / math.sqrt(2 * math.pi)
+assert torch.allclose(kernel / kernel.sum(), weights_1d)
+
+# %% after pooling-numbers
+# Keys 3 and 4, the nearest, take most of the weight; keys more than 2
+# away, almost none.
+top_two = weights_1d.topk(2).indices.sort().values.tolist()
+assert top_two == [3, 4], top_two
+assert weights_1d[3] + weights_1d[4] > 0.5
+far = (keys_1d - query_1d).abs() > 2
+assert weights_1d[far].sum() < 0.05, weights_1d[far].sum()
+
+# %% after pooling-numbers
+# The output lies below the value at key 3: key 4, weighted almost as
+# much, has a smaller value and pulls it down.
+assert output_1d < values_1d[3]
+assert values_1d[4] < values_1d[3]
+assert weights_1d[4] > 0.75 * weights_1d[3]
+without_4 = torch.cat([weights_1d[:4], weights_1d[5:]])
+output_without_4 = (
+    without_4 / without_4.sum() * torch.cat([values_1d[:4], values_1d[5:]])
+).sum()
+assert output_1d < output_without_4
+
+# %% after pooling-numbers
+# The figure's three panels keep their titles and x labels apart.
+fig.canvas.draw()
+gap = 0.03 * fig.bbox.width
+for boxes in (
+    [ax.title.get_window_extent() for ax in fig.axes],
+    [ax.xaxis.label.get_window_extent() for ax in fig.axes],
+):
+    assert all(
+        left.x1 + gap < right.x0 for left, right in zip(boxes, boxes[1:])
+    )
+plt.close(fig)
+
+# %% after 3388401d
+# The pads take weight, and the output changes with the padding although
+# the sentence did not.
+outputs = []
+for num_pads in [2, 6]:
+    plain = torch.softmax(torch.zeros(2 + num_pads), dim=0)
+    assert torch.isclose(
+        plain[2:].sum(), torch.tensor(num_pads / (2 + num_pads))
+    )
+    padded = torch.cat([values_real, torch.zeros(num_pads)])
+    outputs.append(plain @ padded)
+assert not torch.isclose(outputs[0], outputs[1])
+
+# %% after 76283e1c
+# positions[None, :] is a row, valid_len[:, None] a column; both
+# broadcast to (3, 4) grids.
+assert row.shape == (1, 4) and col.shape == (3, 1)
+assert row_grid.shape == col_grid.shape == (3, 4)
+
+# %% after mask-check
+# The comparison, position < valid length, gives the mask: row i is True
+# for its first valid_len[i] positions.
+assert torch.equal(mask, row_grid < col_grid)
+assert mask.sum(dim=1).tolist() == valid_len.tolist()
+
+# %% after valid-lens-to-mask
+# valid_lens_to_mask writes that comparison once: one valid length per
+# example gives a mask of shape (batch_size, 1, no. of keys).
+keep = valid_lens_to_mask(valid_len, maxlen)
+assert keep.shape == (3, 1, 4)
+assert torch.equal(keep[:, 0], positions[None, :] < valid_len[:, None])
+
+# %% after 86d16da7
+# The lowest number of a dtype has an exponential of 0.
+for dtype in [torch.float32, torch.float16, torch.bfloat16, torch.float64]:
+    assert torch.exp(torch.tensor(torch.finfo(dtype).min, dtype=dtype)) == 0
+
+# %% after 51afbeff
+# Positions past the valid length get weight 0; every row still sums to
+# one.
+assert (weights[0, :, 2:] == 0).all() and (weights[1, :, 3:] == 0).all()
+assert (weights[0, :, :2] > 0).all() and (weights[1, :, :3] > 0).all()
+assert torch.allclose(weights.sum(dim=-1), torch.ones(2, 2, device=device))
+
+# %% after 51afbeff
+# The padded sentence, given its valid length 2, would get the same
+# output with any number of pads.
+outputs = []
+for num_pads in [2, 6, 20]:
+    padded = torch.cat([values_real, torch.zeros(num_pads)])
+    masked = masked_softmax(
+        torch.zeros(1, 1, 2 + num_pads), torch.tensor([2])
+    )[0, 0]
+    assert masked[2:].sum() == 0
+    outputs.append(masked @ padded)
+assert all(torch.isclose(out, torch.tensor(2.0)) for out in outputs)
+
+# %% after empty-row
+# Alone, the softmax gives uniform weights to a row of equal scores;
+# masked_softmax gives a row of valid length 0 zeros.
+alone = torch.softmax(torch.full((4,), lowest), dim=0)
+assert torch.equal(alone, torch.full((4,), 0.25))
+empty = masked_softmax(torch.rand(1, 2, 4), torch.tensor([0]))
+assert torch.equal(empty, torch.zeros(1, 2, 4))
+values_empty = torch.randn(1, 4, 3)
+assert torch.equal(empty @ values_empty, torch.zeros(1, 2, 3))
+
+# %% after b1886fd7
+# The explorer: its callback shows one figure and returns nothing; length
+# 0 turns an example's rows white, length 8 rows sum to one, the titles
+# keep apart and the colour scale is 0 to 1.
+from IPython.utils.capture import capture_output
+
+with capture_output() as captured:
+    assert explore_valid_lens(0, 8) is None
+assert len(captured.outputs) == 1 and captured.stdout == ""
+fig = draw_valid_lens(0, 8)
+heatmaps = fig.axes[:2]  # the third axis is the colour bar
+titles = [ax.get_title() for ax in heatmaps]  # in the edition's language
+assert titles[0].endswith(" 0") and titles[1].endswith(" 8"), titles
+fig.canvas.draw()
+left, right = (ax.title.get_window_extent() for ax in heatmaps)
+assert left.x1 < right.x0
+shown = [torch.as_tensor(ax.images[0].get_array()) for ax in heatmaps]
+assert (shown[0] == 0).all()
+assert torch.allclose(shown[1].sum(-1), torch.ones(3, dtype=shown[1].dtype))
+assert all(ax.images[0].get_clim() == (0, 1) for ax in heatmaps)
+plt.close(fig)
+
+# %% after exercise-a-quantity
+# Exercise A's answer: a valid length beyond the number of keys masks
+# nothing, as a length equal to it.
+assert torch.equal(beyond, exact)
+
+# %% after 34d9c965
+# Given per query, the four rows get 1, 3, 2 and 4 keys, and each sums to
+# one.
+assert ((weights_2d > 0).sum(dim=-1) == valid_2d).all()
+assert torch.allclose(weights_2d.sum(dim=-1), torch.ones(2, 2, device=device))
+assert valid_lens_to_mask(valid_2d, 4).shape == (2, 2, 4)
+
+# %% after bf130d24
+# The heatmaps of the 1-D and 2-D valid lengths: four and a colour bar.
+assert len(fig.axes) == 5
+plt.close(fig)
