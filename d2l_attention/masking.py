@@ -48,7 +48,7 @@ def masked_softmax(X, valid_lens):
     # -1e6 it exists in float16 (see the optional part)
     lowest = torch.finfo(X.dtype).min
     weights = nn.functional.softmax(torch.where(keep, X, lowest), dim=-1)
-    # a row with no valid key came out uniform: make it zeros
+    # a row with no valid key gets zero weights (see below)
     return torch.where(keep, weights, 0.0)
 
 

@@ -514,6 +514,12 @@ WRONG = {
         ),
         (zero_sum_rows_with_a_valid_zero, "a valid score got no gradient"),
     ],
+    "check_random_keys": [
+        (torch.ones(2, 10, 2) * 3, "all the same vector"),
+        (torch.randn(2, 10, 2) * 1e-4, "stay almost uniform"),
+        (torch.randn(10, 2), "must have shape (2, 10, 2), got (10, 2)"),
+        ("keys", "must return a tensor, got str"),
+    ],
     "check_permuted_output": [
         (keys_only, "the keys were reordered, but not the values"),
         (values_only, "the values were reordered, but not the keys"),

@@ -8,7 +8,11 @@ notebook, on a small shared kit (``kit``). The checks hold the expected
 answers and ship with the handout: they are for practice, not grading.
 """
 
-from .additive_attention import check_permuted_output
+from .additive_attention import (
+    check_permuted_output,
+    check_random_keys,
+    quiz_identical_keys,
+)
 from .attention_comparison import check_score_of_counts
 from .bahdanau_attention import (
     check_context_by_hand,
@@ -32,6 +36,8 @@ __all__ = [
     "check_mask",
     "check_softmax_then_pad",
     "check_score_gradient",
+    "quiz_identical_keys",
+    "check_random_keys",
     "check_permuted_output",
     "check_bilinear_attention",
     "check_head_weights",

@@ -1,14 +1,92 @@
-"""The checks of the exercises of notebook 02:
+"""The checks of the exercises of notebook 02, and its quiz:
 notebooks/02_additive_attention.ipynb."""
 
 import torch
 
 from ..additive_attention import AdditiveAttention
+from ..language import tr
+from ..masking import masked_softmax
 from .kit import call_answer, not_yet, right, shape_hint
+from .quiz import quiz
 
 __all__ = [
+    "quiz_identical_keys",
+    "check_random_keys",
     "check_permuted_output",
 ]
+
+
+def quiz_identical_keys():
+    """Return the quiz of 02: the weights of identical keys."""
+    return quiz(
+        (
+            tr("they depend on W_q, W_k and w_v"),
+            False,
+            tr(
+                "the parameters change the score all the keys share, not "
+                "the differences between them: every score stays equal"
+            ),
+        ),
+        (
+            tr("uniform over the valid keys"),
+            True,
+            tr(
+                "a score depends on the query and its own key only; equal "
+                "keys get equal scores, and the softmax of equal scores is "
+                "uniform, whatever the parameters"
+            ),
+        ),
+        (
+            tr("all the weight on the first key"),
+            False,
+            tr(
+                "nothing tells the first key from the others: they all get "
+                "the same score, and the softmax of equal scores is uniform"
+            ),
+        ),
+    )
+
+
+def check_random_keys(random_keys):
+    """Check exercise 02 1: keys of the toy example's shape that differ,
+    and what they do to its weights."""
+    if random_keys is Ellipsis:
+        return not_yet(
+            "`random_keys` is still `...`: write the keys in its place"
+        )
+    hint = shape_hint(random_keys, (2, 10, 2))
+    if hint:
+        return hint
+    keys = random_keys.detach().float().cpu()
+    if (keys == keys[:, :1]).all(dim=-1).all(dim=-1).any():
+        return not_yet(
+            "the ten keys of an example are all the same vector, as in the "
+            "book's example: draw keys that differ, with torch.randn"
+        )
+    # the book's toy example, with a layer of its own
+    generator = torch.Generator().manual_seed(0)
+    queries = torch.randn(2, 1, 20, generator=generator)
+    values = torch.arange(40.0).reshape(1, 10, 4).repeat(2, 1, 1)
+    valid_lens = torch.tensor([2, 6])
+    with torch.random.fork_rng():
+        torch.manual_seed(0)
+        attention = AdditiveAttention(2, 20, 8, dropout=0.1).eval()
+    with torch.no_grad():
+        attention(queries, keys, values, valid_lens)
+    weights = attention.attention_weights
+    uniform = masked_softmax(torch.zeros(2, 1, 10), valid_lens)
+    distance = (weights - uniform).abs().max().item()
+    if distance < 0.01:
+        return not_yet(
+            "the keys differ so little that the weights stay almost uniform: "
+            "draw keys that differ more, with torch.randn"
+        )
+    return right(
+        "the weights are no longer uniform over the valid keys (up to "
+        "{distance:.2f} away from uniform), so the outputs move away from "
+        "the plain means [2, 3, 4, 5] and [10, 11, 12, 13]",
+        distance=distance,
+    )
 
 
 def _reordering_hint(out, attention, queries, keys, values, perm, valid_lens):

@@ -165,3 +165,15 @@ assert valid_lens_to_mask(valid_2d, 4).shape == (2, 2, 4)
 # The heatmaps of the 1-D and 2-D valid lengths: four and a colour bar.
 assert len(fig.axes) == 5
 plt.close(fig)
+
+# %% after mask-conventions-check
+# On a row with no valid key, nn.MultiheadAttention gives NaN with its
+# default need_weights=True, and F.scaled_dot_product_attention zeros on the
+# CPU.
+empty_lens = torch.tensor([0, 4])
+no_key = valid_lens_to_mask(empty_lens, 5)  # example 0: no valid key
+out_mha, w_mha = mha(q, k, v, key_padding_mask=~no_key[:, 0])
+assert w_mha[0].isnan().all() and out_mha[0].isnan().all()
+assert not w_mha[1].isnan().any()
+out_sdpa = F.scaled_dot_product_attention(q, k, v, attn_mask=no_key)
+assert (out_sdpa[0] == 0).all()
