@@ -9,9 +9,11 @@ clears the outputs and runs all cells from the menus (items found by the
 command they run, so the same steps work in both languages), fails on a
 cell error, then works each control of the explorer with the mouse and
 keyboard (drags a slider, types a sentence and presses Enter, picks another
-option) and checks that what it shows changed. Every label of the explorer
-must show whole, every slider be long enough to drag, and the console hold
-no widget error. Screenshots of the explorer and of every figure are saved.
+option) and checks that what it shows changed; chooses an answer of each
+quiz (radio buttons alone in their output) and checks that its verdict and
+explanation show. Every label of the explorer must show whole, every
+slider be long enough to drag, and the console hold no widget error.
+Screenshots of the explorer, the quizzes and every figure are saved.
 """
 
 import json
@@ -425,6 +427,38 @@ def pick_other(control):
     return option.inner_text() or "clicked"
 
 
+# a quiz of d2l_attention.exercises: radio buttons, and the verdict under
+# them once one is chosen; no other control
+QUIZ_CONTROLS = ".widget-slider, .widget-text, .widget-dropdown"
+VERDICT = re.compile(r"^\s*[✔✘] \w")
+
+
+def check_quizzes(page, out_dir):
+    """Choose an answer of every quiz; raise unless its verdict shows."""
+    quizzes = page.locator(
+        ".jp-Cell-outputArea",
+        has=page.locator(".widget-radio-box"),
+        has_not=page.locator(QUIZ_CONTROLS),
+    ).all()
+    notes = []
+    for i, quiz in enumerate(quizzes, start=1):
+        quiz.scroll_into_view_if_needed()
+        choice = quiz.locator(".widget-radio-box label").last
+        text = choice.inner_text()
+        choice.click()
+        verdict = quiz.locator(".widget-html")
+        deadline = time.monotonic() + CHANGE_TIMEOUT_S
+        while not VERDICT.match(verdict.inner_text()):
+            if time.monotonic() > deadline:
+                raise BrowserTestError(
+                    f"quiz {i}: choosing {text!r} showed no verdict"
+                )
+            time.sleep(0.25)
+        quiz.screenshot(path=out_dir / f"quiz-{i}.png")
+        notes.append(f"quiz {i}: {text!r}: {verdict.inner_text()[:60]!r}")
+    return notes
+
+
 # what an explorer shows, as opposed to its controls
 SHOWN = ".widget-output, .widget-image, .widget-html, .widget-htmlmath"
 # what a person sees there: the text, and each image's data
@@ -577,6 +611,7 @@ def check_notebook(page, url, out_dir):
     clicked = run_all_cells(page, RUN_TIMEOUT_S)
     explorer = find_explorer(page)
     notes = ["menus: " + ", ".join(clicked)] + explore(page, explorer, out_dir)
+    notes += check_quizzes(page, out_dir)
     explorer.scroll_into_view_if_needed()
     page.screenshot(path=out_dir / "page-at-explorer.png")
     notes += save_figures(page, out_dir) + raw_reprs(page)
