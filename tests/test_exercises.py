@@ -514,6 +514,13 @@ WRONG = {
         ),
         (zero_sum_rows_with_a_valid_zero, "a valid score got no gradient"),
     ],
+    "check_pair_sums": [
+        (lambda q, k: q.unsqueeze(1) + k.unsqueeze(2), "(2, 3, 4, 6)"),
+        (lambda q, k: q.unsqueeze(2) * k.unsqueeze(1), "query i plus key j"),
+        (lambda q, k: q + k, "raised RuntimeError"),
+        (lambda q, k: q.sum(-1), "must have shape (2, 4, 3, 6)"),
+        (lambda q, k: None, "returned None"),
+    ],
     "check_random_keys": [
         (torch.ones(2, 10, 2) * 3, "all the same vector"),
         (torch.randn(2, 10, 2) * 1e-4, "stay almost uniform"),

@@ -9,6 +9,7 @@ answers and ship with the handout: they are for practice, not grading.
 """
 
 from .additive_attention import (
+    check_pair_sums,
     check_permuted_output,
     check_random_keys,
     quiz_identical_keys,
@@ -36,6 +37,7 @@ __all__ = [
     "check_mask",
     "check_softmax_then_pad",
     "check_score_gradient",
+    "check_pair_sums",
     "quiz_identical_keys",
     "check_random_keys",
     "check_permuted_output",

@@ -191,3 +191,22 @@ sums = units.sum(0)
 assert (sums[1:] < sums[:-1]).all()
 assert abs(sums[2] / sums[0] - 0.5) < 0.05
 assert (sums[4:] < 0.04).all()
+
+# %% after c0c438f3
+# The answers to the things to try: every score lies between -2s and 2s;
+# six keys lie to the right of query 3, three to its left.
+for _scale in [0.5, 2.0, 6.0]:
+    with torch.no_grad():
+        scorer.w_v.weight.fill_(_scale)
+        for _query in [0.0, 3.0, 5.5, 9.0]:
+            _hidden = torch.tanh(
+                scorer.W_q(torch.tensor([[[_query]]]))
+                + scorer.W_k(position_keys)
+            )
+            _scores = scorer.w_v(_hidden).squeeze(-1)
+            assert (_scores.abs() < 2 * _scale).all()
+assert (key_positions > 3).sum() == 6 and (key_positions < 3).sum() == 3
+
+# %% after 6a95a8e2
+# The features hold h numbers per pair, h times the memory of the scores.
+assert features.numel() == 6 * scores.numel()
