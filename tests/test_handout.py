@@ -111,8 +111,12 @@ def test_the_handout_holds_what_a_student_needs(unpacked, edition):
 def test_no_full_notebook_and_no_pointer_to_one(unpacked, edition):
     line = student.HANDOUT_LINES[edition]
     for path in sorted((unpacked[edition] / "notebooks").glob("*.ipynb")):
-        cells = nbformat.read(path, as_version=4).cells
+        nb = nbformat.read(path, as_version=4)
+        cells = nb.cells
         assert not [c.id for c in cells if student.is_solution(c)]
+        # no answer before its question: no output, no explorer's state
+        assert not [c.id for c in cells if c.get("outputs")], path.name
+        assert "widgets" not in nb.metadata, path.name
         placeholders = [
             c for c in cells if student.PLACEHOLDER in student.tags(c)
         ]

@@ -114,9 +114,9 @@ def check_random_keys(random_keys):
             "draw keys that differ more, with torch.randn"
         )
     return right(
-        "with keys that differ, the weights are no longer uniform over the "
-        "valid keys, so the outputs move away from the plain means of the "
-        "valid values"
+        "ten keys per example that differ. Now run the toy example with "
+        "them, `attention(queries, random_keys, values, valid_lens)`, and "
+        "look at `attention.attention_weights` before you read the answer"
     )
 
 

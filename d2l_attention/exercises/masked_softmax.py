@@ -119,6 +119,6 @@ def check_score_gradient(score_gradient):
             "a valid score got no gradient: weight the outputs at random"
         )
     return right(
-        "every masked score's gradient is exactly 0, and the valid scores get "
-        "one"
+        "every masked score's gradient is exactly 0, and every valid score "
+        "gets a gradient that is not"
     )

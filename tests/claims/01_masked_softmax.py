@@ -17,8 +17,8 @@ assert not overlaps, overlaps
 plt.close(fig)
 
 # %% after pooling-numbers
-# Step 2: the weights are positive and sum to one; Nadaraya-Watson with a
-# Gaussian kernel is this pooling with the score -(q - k)^2 / 2.
+# Step 2: the weights are positive and sum to one; Nadaraya-Watson kernel
+# regression is such a pooling, with the Gaussian score -(q - k)^2 / 2.
 import math
 
 assert (weights_1d > 0).all()
@@ -36,16 +36,20 @@ far = (keys_1d - query_1d).abs() > 2
 assert weights_1d[far].sum() < 0.05, weights_1d[far].sum()
 
 # %% after pooling-numbers
-# The output lies below the value at key 3: key 4, weighted almost as
-# much, has a smaller value and pulls it down.
-assert output_1d < values_1d[3]
-assert values_1d[4] < values_1d[3]
-assert weights_1d[4] > 0.75 * weights_1d[3]
-without_4 = torch.cat([weights_1d[:4], weights_1d[5:]])
-output_without_4 = (
-    without_4 / without_4.sum() * torch.cat([values_1d[:4], values_1d[5:]])
-).sum()
-assert output_1d < output_without_4
+# The output lies between the values of keys 3 and 4: key 4 pulls it below
+# key 3's value more than key 2 pulls it up.
+assert values_1d[4] < output_1d < values_1d[3]
+
+
+def _without(key):
+    """The output with one key left out, the others renormalised."""
+    keep_others = torch.arange(8) != key
+    kept = weights_1d[keep_others] / weights_1d[keep_others].sum()
+    return (kept * values_1d[keep_others]).sum()
+
+
+pull_of_4, pull_of_2 = output_1d - _without(4), output_1d - _without(2)
+assert pull_of_4 < 0 < pull_of_2 and -pull_of_4 > pull_of_2
 
 # %% after pooling-numbers
 # The figure's three panels keep their titles and x labels apart.
@@ -104,9 +108,9 @@ assert (weights[0, :, 2:] == 0).all() and (weights[1, :, 3:] == 0).all()
 assert (weights[0, :, :2] > 0).all() and (weights[1, :, :3] > 0).all()
 assert torch.allclose(weights.sum(dim=-1), torch.ones(2, 2, device=device))
 
-# %% after 51afbeff
-# The padded sentence, given its valid length 2, would get the same
-# output with any number of pads.
+# %% after pads-fixed
+# With its valid length 2, the padded sentence gets the same output for 2
+# and 6 pads (and 20): the pads get weight 0.
 outputs = []
 for num_pads in [2, 6, 20]:
     padded = torch.cat([values_real, torch.zeros(num_pads)])
