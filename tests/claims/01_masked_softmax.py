@@ -181,3 +181,76 @@ assert w_mha[0].isnan().all() and out_mha[0].isnan().all()
 assert not w_mha[1].isnan().any()
 out_sdpa = F.scaled_dot_product_attention(q, k, v, attn_mask=no_key)
 assert (out_sdpa[0] == 0).all()
+
+# %% after 6e22c157
+# Bad input gets a clear message: each of these valid lengths is refused
+# with a ValueError.
+for _bad in [
+    torch.tensor([1, 2, 3]),
+    torch.tensor([-1, 2]),
+    torch.tensor([1.5, 2.0]),
+]:
+    try:
+        masked_softmax(torch.rand(2, 2, 4), _bad)
+    except ValueError:
+        pass
+    else:
+        raise AssertionError(f"{_bad} was accepted")
+
+# %% after 8839a6ce
+# Ours returns a new tensor and leaves the caller's X alone; it takes any
+# trailing axes, masking the same steps.
+assert torch.equal(
+    X, torch.tensor([[1, 2, 3, 4], [5, 6, 7, 8], [9, 10, 11, 12]])
+)
+Y3 = sequence_mask(torch.ones(3, 4, 2), valid_len)
+assert torch.equal(Y3[..., 0], Y3[..., 1])
+assert torch.equal(Y3[..., 0] != 0, Y != 0)
+
+# %% after mask-conventions-check
+# Each row of the table: scaled_dot_product_attention takes our mask as it
+# is; nn.MultiheadAttention takes ~keep[:, 0] as key_padding_mask, and the
+# same ~keep expanded as attn_mask, repeated per head.
+assert torch.allclose(sdpa, ours @ v, atol=1e-5)
+assert (w_pad[~keep.expand(2, 3, 5)] == 0).all()
+_, w_attn = mha(q, k, v, attn_mask=~keep.expand(2, 3, 5))
+assert torch.allclose(w_pad, w_attn)
+assert torch.allclose(w2_pad, w2_attn)
+
+# %% after c7c74aae
+# The book's version overwrites the caller's scores through a view; ours
+# leaves them alone.
+assert (scores == kept).all()
+_scores = kept.clone()
+book_masked_softmax(_scores, torch.tensor([2, 3]))
+assert (_scores == -1e6).sum() == 6
+
+# %% after eb50e697
+# In float32 the book's version gives a row with no valid key uniform
+# weights over its pads; ours a row of zeros.
+assert torch.equal(
+    book_masked_softmax(torch.rand(2, 2, 4), empty)[0],
+    torch.full((2, 4), 0.25),
+)
+assert torch.equal(
+    masked_softmax(torch.rand(2, 2, 4), empty)[0], torch.zeros(2, 4)
+)
+
+# %% after 889644cc
+# float16 holds numbers up to 65504, so -1e6 becomes -inf there and the
+# book's version gives NaN on rows with no valid key; in bfloat16 -1e6 is
+# -999424 and finite; ours gives no NaN in any; on every row with a valid
+# key the two versions agree in all three dtypes.
+assert torch.finfo(torch.float16).max == 65504
+assert torch.tensor(-1e6, dtype=torch.float16) == float("-inf")
+assert torch.tensor(-1e6, dtype=torch.bfloat16) == -999424
+valid_rows = lens > 0
+for _dtype in [torch.float32, torch.float16, torch.bfloat16]:
+    _X = (torch.randn(4, 3, 6) * 5).to(_dtype)
+    _book = book_masked_softmax(_X.clone(), lens)
+    _ours = masked_softmax(_X, lens)
+    assert torch.isfinite(_ours).all()
+    assert torch.isfinite(_book).all() == (_dtype != torch.float16)
+    assert torch.allclose(
+        _book[valid_rows].float(), _ours[valid_rows].float(), atol=1e-6
+    )

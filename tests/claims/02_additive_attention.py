@@ -404,3 +404,13 @@ assert (key_positions > 3).sum() == 6 and (key_positions < 3).sum() == 3
 # %% after 6a95a8e2
 # The features hold h numbers per pair, h times the memory of the scores.
 assert features.numel() == 6 * scores.numel()
+
+# %% after 01aac71f
+# Bad calls fail early, with a ValueError that says what is wrong.
+for _bad in [torch.ones(3, 10, 2), torch.ones(2, 10, 5), torch.ones(10, 2)]:
+    try:
+        attention(queries.cpu(), _bad, values.cpu())
+    except ValueError:
+        pass
+    else:
+        raise AssertionError("bad keys were accepted")
