@@ -25,6 +25,15 @@ def test_claims_name_code_cells_of_both_editions(path):
         assert not missing, f"{notebook.name} has no code cell {missing}"
 
 
+@pytest.mark.parametrize("path", FILES, ids=lambda p: p.name)
+def test_no_claim_is_checked_twice(path):
+    blocks = [(claim.sentence, claim.code) for claim in read_claims(path)]
+    twice = {block[0] for block in blocks if blocks.count(block) > 1}
+    assert not twice, f"{path.name}: blocks written twice: {twice}"
+    sentences = [sentence for sentence, _ in blocks]
+    assert len(set(sentences)) == len(sentences), path.name
+
+
 def test_a_copy_of_a_notebook_finds_its_claims():
     copy = NOTEBOOKS / "zz_seed12_01_masked_softmax.ipynb"
     assert claims_file(copy) == CLAIMS / "01_masked_softmax.py"

@@ -33,7 +33,7 @@ LINES = {
         "in the full notebook, `notebooks/{name}`.*"
     ),
     "pt_BR": (
-        "*A solução resolvida foi retirada desta edição do aluno: ela "
+        "*A solução foi retirada desta edição do aluno: ela "
         "está no notebook completo, `notebooks/pt_BR/{name}`.*"
     ),
 }
@@ -44,7 +44,7 @@ HANDOUT_LINES = {
         "your teacher has it.*"
     ),
     "pt_BR": (
-        "*A solução resolvida foi retirada desta edição do aluno: "
+        "*A solução foi retirada desta edição do aluno: "
         "ela fica com o professor.*"
     ),
 }
