@@ -150,49 +150,51 @@ class ClaimsProblem(pytest.Item):
         return self.claims, 0, "claims that cannot run"
 
 
-def problem(claims, code_ids, notebook):
-    """Return what keeps a notebook's claims from running, or None."""
-    if isinstance(claims, ValueError):
-        return str(claims)
-    missing = sorted({claim.cell_id for claim in claims} - set(code_ids))
+def notebook_claims(nbfile, folder):
+    """Return (claims file, its Claims, what keeps them from running or
+    None) for nbval's collector of one notebook; the file is None when the
+    notebook has none."""
+    path = claims_file(nbfile.path, folder)
+    if path is None:
+        return None, [], None
+    try:
+        claims = read_claims(path)
+    except ValueError as error:
+        return path, [], f"{path.name}: {error}"
+    code = {c.get("id") for c in nbfile.nb.cells if c.cell_type == "code"}
+    missing = sorted({claim.cell_id for claim in claims} - code)
     if missing:
-        return f"{notebook} has no code cell {', '.join(missing)}"
-    return None
+        lacks = f"{nbfile.path.name} has no code cell {', '.join(missing)}"
+        return path, claims, f"{path.name}: {lacks}"
+    return path, claims, None
 
 
 def with_claims(items, folder=CLAIMS):
     """Return items with each notebook's claims after the cells they name."""
-    out = []
+    out, seen = [], {}
     for item in items:
         out.append(item)
         cell = getattr(item, "cell", None)
-        path = claims_file(item.path, folder)
-        if cell is None or path is None or item.path.suffix != ".ipynb":
+        if cell is None or item.path.suffix != ".ipynb":
             continue
-        try:
-            claims = read_claims(path)
-        except ValueError as error:
-            claims = error
-        nb = item.parent.nb
-        code_ids = [c.get("id") for c in nb.cells if c.cell_type == "code"]
-        if cell.get("id") == code_ids[0]:  # once per notebook
-            found = problem(claims, code_ids, item.path.name)
+        nbfile = item.parent
+        if nbfile not in seen:  # the notebook's first cell: read once
+            seen[nbfile] = notebook_claims(nbfile, folder)
+            path, _, found = seen[nbfile]
             if found:
                 out.append(
                     ClaimsProblem.from_parent(
-                        item.parent,
+                        nbfile,
                         name="claims that cannot run",
-                        problem=f"{path.name}: {found}",
+                        problem=found,
                         claims=path,
                     )
                 )
-        for index, claim in enumerate(
-            claims if isinstance(claims, list) else []
-        ):
+        for index, claim in enumerate(seen[nbfile][1]):
             if claim.cell_id == cell.get("id"):
                 out.append(
                     ClaimItem.from_parent(
-                        item.parent,
+                        nbfile,
                         name=f"claim {index + 1} after {claim.cell_id}",
                         claim=claim,
                     )
